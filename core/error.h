@@ -1,0 +1,26 @@
+/* One error convention for the whole project.
+ *
+ * Fallible functions return an int (< 0 on failure) and fill *err with a
+ * message.  Callers may add context with ctk_error_prefix(); only the command
+ * edge (main of a binary) prints the message, once. */
+#ifndef CTK_ERROR_H
+#define CTK_ERROR_H
+
+struct ctk_error {
+        int code;  /* an errno value describing the failure class (ENOENT, EINVAL, EIO, ...) */
+        char *msg; /* owned, never NULL */
+};
+
+/* Sets *err (if err != NULL and *err == NULL) and returns -1.
+ * An already-set error is kept (the first cause wins). */
+int ctk_error_set(struct ctk_error **err, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* Like ctk_error_set, appending ": strerror(errnum)". */
+int ctk_error_errno(struct ctk_error **err, int errnum, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* Prepends "context: " to an existing error; returns -1. No-op if *err is NULL. */
+int ctk_error_prefix(struct ctk_error **err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+void ctk_error_free(struct ctk_error *err);
+
+#endif

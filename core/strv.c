@@ -1,0 +1,50 @@
+#include "strv.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int ctk_strv_push_take(struct ctk_strv *s, char *str)
+{
+        if (str == NULL)
+                return -1;
+        if (s->n + 2 > s->cap) {
+                size_t cap = s->cap ? s->cap * 2 : 8;
+                char **v = realloc(s->v, cap * sizeof(*v));
+                if (v == NULL) {
+                        free(str);
+                        return -1;
+                }
+                s->v = v;
+                s->cap = cap;
+        }
+        s->v[s->n++] = str;
+        s->v[s->n] = NULL;
+        return 0;
+}
+
+int ctk_strv_push(struct ctk_strv *s, const char *str) { return ctk_strv_push_take(s, strdup(str)); }
+
+static int cmp(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+void ctk_strv_sort(struct ctk_strv *s)
+{
+        if (s->n > 1)
+                qsort(s->v, s->n, sizeof(*s->v), cmp);
+}
+
+bool ctk_strv_contains(const struct ctk_strv *s, const char *str)
+{
+        for (size_t i = 0; i < s->n; i++)
+                if (strcmp(s->v[i], str) == 0)
+                        return true;
+        return false;
+}
+
+void ctk_strv_clear(struct ctk_strv *s)
+{
+        for (size_t i = 0; i < s->n; i++)
+                free(s->v[i]);
+        free(s->v);
+        s->v = NULL;
+        s->n = s->cap = 0;
+}

@@ -1,0 +1,23 @@
+/* A growable vector of owned strings. Zero-initialise ({0}) before use. */
+#ifndef CTK_STRV_H
+#define CTK_STRV_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct ctk_strv {
+        char **v; /* v[n] is always NULL when v != NULL */
+        size_t n;
+        size_t cap;
+};
+
+int ctk_strv_push(struct ctk_strv *s, const char *str); /* copies str; -1 on ENOMEM */
+int ctk_strv_push_take(struct ctk_strv *s, char *str);  /* takes ownership (freed on failure) */
+void ctk_strv_sort(struct ctk_strv *s);                 /* strcmp order */
+bool ctk_strv_contains(const struct ctk_strv *s, const char *str);
+void ctk_strv_clear(struct ctk_strv *s); /* frees the strings and the array, leaves {0} */
+
+static inline void ctk_strv_clearp(struct ctk_strv *s) { ctk_strv_clear(s); }
+#define _cleanup_strv_ __attribute__((cleanup(ctk_strv_clearp)))
+
+#endif
