@@ -15,8 +15,8 @@ struct fakefs_ctx {
         struct ctk_fakefs_host *host;
 };
 
-static int lookup(struct fakefs_ctx *c, const char *what, const char *path, bool follow,
-                  struct ctk_fakefs_tree **snap, const struct ctk_fakefs_node **n, struct ctk_error **err)
+static int lookup(struct fakefs_ctx *c, const char *what, const char *path, bool follow, struct ctk_fakefs_tree **snap,
+                  const struct ctk_fakefs_node **n, struct ctk_error **err)
 {
         *snap = ctk_fakefs_host_snapshot(c->host);
         int rc = ctk_fakefs_tree_lookup(*snap, path, follow, n);
@@ -66,12 +66,12 @@ static int fakefs_stat_node(void *ctx, const char *path, struct ctk_node_info *o
         if (lookup(ctx, "stat", path, true, &snap, &n, err) < 0)
                 return -1;
         *out = (struct ctk_node_info){
-                .type = n->type,
-                .mode = n->mode & 07777,
-                .major = n->type == CTK_NODE_CHR ? n->major : 0,
-                .minor = n->type == CTK_NODE_CHR ? n->minor : 0,
-                .uid = n->uid,
-                .gid = n->gid,
+            .type = n->type,
+            .mode = n->mode & 07777,
+            .major = n->type == CTK_NODE_CHR ? n->major : 0,
+            .minor = n->type == CTK_NODE_CHR ? n->minor : 0,
+            .uid = n->uid,
+            .gid = n->gid,
         };
         return 0;
 }
@@ -99,11 +99,11 @@ static void fakefs_destroy(void *ctx)
 }
 
 static const struct ctk_backend_ops fakefs_ops = {
-        .read_file = fakefs_read_file,
-        .list_dir = fakefs_list_dir,
-        .stat_node = fakefs_stat_node,
-        .read_link = fakefs_read_link,
-        .destroy = fakefs_destroy,
+    .read_file = fakefs_read_file,
+    .list_dir = fakefs_list_dir,
+    .stat_node = fakefs_stat_node,
+    .read_link = fakefs_read_link,
+    .destroy = fakefs_destroy,
 };
 
 int ctk_fakefs_backend_from_host(struct ctk_fakefs_host *host, struct ctk_backend **out, struct ctk_error **err)

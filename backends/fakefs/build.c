@@ -30,7 +30,10 @@ static char *fmt(const char *f, ...)
         return s;
 }
 
-static int oom(struct builder *b) { return ctk_error_set(b->err, ENOMEM, "out of memory"); }
+static int oom(struct builder *b)
+{
+        return ctk_error_set(b->err, ENOMEM, "out of memory");
+}
 
 const char *ctk_fakefs_kfd_name(const struct ctk_fakefs_gpu *g)
 {
@@ -159,8 +162,7 @@ static int add_partition_files(struct builder *b, const struct ctk_fakefs_plan_g
         return 0;
 }
 
-static int add_kfd_node(struct builder *b, int node, const char *props, size_t len, uint32_t gpu_id,
-                        const char *name)
+static int add_kfd_node(struct builder *b, int node, const char *props, size_t len, uint32_t gpu_id, const char *name)
 {
         _cleanup_free_ char *pp = fmt(TOPOLOGY "/nodes/%d/properties", node);
         _cleanup_free_ char *gp = fmt(TOPOLOGY "/nodes/%d/gpu_id", node);
@@ -174,8 +176,8 @@ static int add_kfd_node(struct builder *b, int node, const char *props, size_t l
         return 0;
 }
 
-static int add_partition(struct builder *b, const struct ctk_fakefs_plan_gpu *pg,
-                         const struct ctk_fakefs_plan_part *pp, const char *pcidir)
+static int add_partition(struct builder *b, const struct ctk_fakefs_plan_gpu *pg, const struct ctk_fakefs_plan_part *pp,
+                         const char *pcidir)
 {
         const struct ctk_fakefs_gpu *g = pg->gpu;
         _cleanup_free_ char *platdir = pp->k > 0 ? fmt("/sys/devices/platform/%s", pp->platform) : NULL;
@@ -185,13 +187,13 @@ static int add_partition(struct builder *b, const struct ctk_fakefs_plan_gpu *pg
         if (add_drm(b, g, devdir, pp->card_minor, pp->render_minor, pp->k == 0) < 0)
                 return -1;
         struct ctk_fakefs_identity id = {
-                .vendor_id = g->vendor_id,
-                .device_id = g->device_id,
-                .domain = g->domain,
-                .location_id = pp->location_id,
-                .render_minor = pp->render_minor,
-                .has_unique_id = pp->has_unique_id,
-                .unique_id = pp->unique_id,
+            .vendor_id = g->vendor_id,
+            .device_id = g->device_id,
+            .domain = g->domain,
+            .location_id = pp->location_id,
+            .render_minor = pp->render_minor,
+            .has_unique_id = pp->has_unique_id,
+            .unique_id = pp->unique_id,
         };
         struct ctk_fakefs_prop xcc = {.key = (char *)"num_xcc", .value = NULL};
         struct ctk_fakefs_props extra = {.v = &xcc, .n = 1};
@@ -251,7 +253,7 @@ static int add_kfd(struct builder *b, const struct ctk_fakefs_plan *plan)
         const struct ctk_fakefs_profile *p = b->p;
         if (ctk_fakefs_tree_mkdir(b->t, TOPOLOGY "/nodes", b->err) < 0 ||
             ctk_fakefs_tree_add_filef(b->t, TOPOLOGY "/generation_id", b->err, "%" PRIu64 "\n", plan->generation_id) <
-                    0)
+                0)
                 return -1;
         for (size_t i = 0; i < p->ncpus; i++) {
                 _cleanup_free_ char *props = NULL;
@@ -261,15 +263,14 @@ static int add_kfd(struct builder *b, const struct ctk_fakefs_plan *plan)
                     add_kfd_node(b, p->cpus[i].kfd_node, props, len, 0, "") < 0)
                         return -1;
         }
-        if (p->has_kfd_device &&
-            ctk_fakefs_tree_add_chr(b->t, "/dev/kfd", p->kfd_major, p->kfd_minor, p->kfd_attr.mode, p->kfd_attr.uid,
-                                    p->kfd_attr.gid, b->err) < 0)
+        if (p->has_kfd_device && ctk_fakefs_tree_add_chr(b->t, "/dev/kfd", p->kfd_major, p->kfd_minor, p->kfd_attr.mode,
+                                                         p->kfd_attr.uid, p->kfd_attr.gid, b->err) < 0)
                 return -1;
         return 0;
 }
 
-int ctk_fakefs_build(const struct ctk_fakefs_profile *p, const struct ctk_fakefs_state *s,
-                     struct ctk_fakefs_tree **out, struct ctk_error **err)
+int ctk_fakefs_build(const struct ctk_fakefs_profile *p, const struct ctk_fakefs_state *s, struct ctk_fakefs_tree **out,
+                     struct ctk_error **err)
 {
         struct ctk_fakefs_plan plan = {0};
         if (ctk_fakefs_plan_make(p, s, &plan, err) < 0)
@@ -278,8 +279,8 @@ int ctk_fakefs_build(const struct ctk_fakefs_profile *p, const struct ctk_fakefs
         struct builder b = {.p = p, .err = err};
         int rc = ctk_fakefs_tree_new(&t, err);
         b.t = t;
-        static const char *const dirs[] = {"/dev", "/sys/bus/pci/devices", "/sys/bus/pci/drivers", "/sys/devices",
-                                           "/sys/module", "/sys/class"};
+        static const char *const dirs[] = {"/dev",         "/sys/bus/pci/devices", "/sys/bus/pci/drivers",
+                                           "/sys/devices", "/sys/module",          "/sys/class"};
         for (size_t i = 0; rc == 0 && i < sizeof(dirs) / sizeof(dirs[0]); i++)
                 rc = ctk_fakefs_tree_mkdir(t, dirs[i], err);
         if (rc == 0)

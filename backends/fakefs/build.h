@@ -9,8 +9,8 @@
 #include "backends/fakefs/tree.h"
 #include "core/error.h"
 
-int ctk_fakefs_build(const struct ctk_fakefs_profile *p, const struct ctk_fakefs_state *s,
-                     struct ctk_fakefs_tree **out, struct ctk_error **err);
+int ctk_fakefs_build(const struct ctk_fakefs_profile *p, const struct ctk_fakefs_state *s, struct ctk_fakefs_tree **out,
+                     struct ctk_error **err);
 
 /* The KFD node name of a GPU ("aldebaran", "ip discovery"). */
 const char *ctk_fakefs_kfd_name(const struct ctk_fakefs_gpu *g);

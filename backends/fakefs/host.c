@@ -20,8 +20,7 @@ struct ctk_fakefs_host {
         struct ctk_fakefs_tree *tree;
 };
 
-int ctk_fakefs_host_new_from_profile(struct ctk_fakefs_profile *p, struct ctk_fakefs_host **out,
-                                     struct ctk_error **err)
+int ctk_fakefs_host_new_from_profile(struct ctk_fakefs_profile *p, struct ctk_fakefs_host **out, struct ctk_error **err)
 {
         _cleanup_fakefs_profile_ struct ctk_fakefs_profile *owned = p;
         struct ctk_fakefs_state st = {0};
@@ -74,7 +73,10 @@ void ctk_fakefs_host_unref(struct ctk_fakefs_host *h)
         free(h);
 }
 
-const struct ctk_fakefs_profile *ctk_fakefs_host_profile(const struct ctk_fakefs_host *h) { return h->profile; }
+const struct ctk_fakefs_profile *ctk_fakefs_host_profile(const struct ctk_fakefs_host *h)
+{
+        return h->profile;
+}
 
 struct ctk_fakefs_tree *ctk_fakefs_host_snapshot(struct ctk_fakefs_host *h)
 {
@@ -121,8 +123,8 @@ static const char *match_mode(const struct ctk_strv *available, const char *mode
 }
 
 /* Applies a change to *next; returns 1 if something changes, 0 if not. */
-static int apply(struct ctk_fakefs_host *h, struct ctk_fakefs_state *next, size_t i, enum change what,
-                 const char *mode, struct ctk_error **err)
+static int apply(struct ctk_fakefs_host *h, struct ctk_fakefs_state *next, size_t i, enum change what, const char *mode,
+                 struct ctk_error **err)
 {
         const struct ctk_fakefs_gpu *g = &h->profile->gpus[i];
         struct ctk_fakefs_gpu_state *gs = &next->gpus[i];
@@ -139,7 +141,7 @@ static int apply(struct ctk_fakefs_host *h, struct ctk_fakefs_state *next, size_
         if (!g->partition.supported)
                 return ctk_error_set(err, EINVAL, "gpu %s has no partition support", g->pci);
         const struct ctk_strv *avail =
-                what == SET_COMPUTE ? &g->partition.available_compute : &g->partition.available_memory;
+            what == SET_COMPUTE ? &g->partition.available_compute : &g->partition.available_memory;
         const char *m = match_mode(avail, mode);
         if (m == NULL)
                 return ctk_error_set(err, EINVAL, "gpu %s: %s partition mode \"%s\" is not available", g->pci, kind,

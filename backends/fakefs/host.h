@@ -22,7 +22,10 @@ int ctk_fakefs_host_new_from_profile(struct ctk_fakefs_profile *p, struct ctk_fa
                                      struct ctk_error **err);
 struct ctk_fakefs_host *ctk_fakefs_host_ref(struct ctk_fakefs_host *h);
 void ctk_fakefs_host_unref(struct ctk_fakefs_host *h); /* NULL-safe */
-static inline void ctk_fakefs_host_unrefp(struct ctk_fakefs_host **h) { ctk_fakefs_host_unref(*h); }
+static inline void ctk_fakefs_host_unrefp(struct ctk_fakefs_host **h)
+{
+        ctk_fakefs_host_unref(*h);
+}
 #define _cleanup_fakefs_host_ __attribute__((cleanup(ctk_fakefs_host_unrefp)))
 
 const struct ctk_fakefs_profile *ctk_fakefs_host_profile(const struct ctk_fakefs_host *h);

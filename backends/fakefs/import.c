@@ -52,7 +52,10 @@ static int need(struct importer *im, const struct ctk_kfd_capture_node *n, const
         return 0;
 }
 
-static bool is_gpu(const struct ctk_kfd_capture_node *n) { return num(n, "drm_render_minor") > 0; }
+static bool is_gpu(const struct ctk_kfd_capture_node *n)
+{
+        return num(n, "drm_render_minor") > 0;
+}
 
 /* Partitions in function-bit order, then render-minor order. */
 static int by_partition(const void *a, const void *b)
@@ -93,8 +96,8 @@ static int group_nodes(struct importer *im)
                                              "%s/nodes/%d/properties: domain, location_id or drm_render_minor "
                                              "out of range",
                                              im->dir, n->id);
-                struct group key = {(unsigned int)dom, (unsigned int)(loc >> 8) & 0xff, (unsigned int)(loc >> 3) & 0x1f,
-                                    {0}, 0};
+                struct group key = {
+                    (unsigned int)dom, (unsigned int)(loc >> 8) & 0xff, (unsigned int)(loc >> 3) & 0x1f, {0}, 0};
                 struct group *g = NULL;
                 for (size_t j = 0; j < im->ngroups && g == NULL; j++)
                         if (by_pci(&im->groups[j], &key) == 0)
@@ -204,7 +207,8 @@ static json_t *template_json(struct importer *im, const struct ctk_kfd_capture_n
         }
         for (size_t i = 0; i < n->props.n; i++) {
                 const char *key = n->props.v[i].key;
-                put(im, t, key, gpu && ctk_fakefs_prop_is_identity(key) ? json_null() : prop_value(n->props.v[i].value));
+                put(im, t, key,
+                    gpu && ctk_fakefs_prop_is_identity(key) ? json_null() : prop_value(n->props.v[i].value));
         }
         return t;
 }

@@ -50,7 +50,10 @@ static int slurp(const char *path, bool missing_ok, char **out, struct ctk_error
         return 0;
 }
 
-static int parse_number(const char *s, uint64_t *out) { return ctk_fakefs_parse_u64(s, 10, out); }
+static int parse_number(const char *s, uint64_t *out)
+{
+        return ctk_fakefs_parse_u64(s, 10, out);
+}
 
 static int parse_props(const char *path, char *text, struct ctk_fakefs_props *out, struct ctk_error **err)
 {
@@ -76,8 +79,8 @@ static int parse_props(const char *path, char *text, struct ctk_fakefs_props *ou
                 char *sp = strchr(p, ' ');
                 uint64_t v;
                 if (sp == NULL || sp == p || parse_number(sp + 1, &v) < 0)
-                        return ctk_error_set(err, EINVAL, "%s:%zu: expected \"key value\" with a decimal value",
-                                             path, lineno);
+                        return ctk_error_set(err, EINVAL, "%s:%zu: expected \"key value\" with a decimal value", path,
+                                             lineno);
                 *sp = '\0';
                 for (size_t i = 0; i < out->n; i++)
                         if (strcmp(out->v[i].key, p) == 0)

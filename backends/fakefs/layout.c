@@ -9,7 +9,10 @@
 
 #define XCP_PER_GPU (CTK_FAKEFS_MAX_PARTITIONS - 1)
 
-static bool is_amdgpu(const struct ctk_fakefs_gpu *g) { return g->driver != NULL && strcmp(g->driver, "amdgpu") == 0; }
+static bool is_amdgpu(const struct ctk_fakefs_gpu *g)
+{
+        return g->driver != NULL && strcmp(g->driver, "amdgpu") == 0;
+}
 
 int ctk_fakefs_state_init(const struct ctk_fakefs_profile *p, struct ctk_fakefs_state *out, struct ctk_error **err)
 {
@@ -98,8 +101,8 @@ static void fill_parts(const struct ctk_fakefs_profile *p, const struct ctk_fake
                 pp->card_minor = ex != NULL && ex->card_minor >= 0 ? ex->card_minor : g->card_minor + (int)k;
                 pp->render_minor = ex != NULL ? ex->render_minor : g->render_minor + (int)k;
                 pp->location_id = ex != NULL && ex->location_id >= 0
-                                          ? (uint32_t)ex->location_id
-                                          : (g->bus << 8) | (g->dev << 3) | ((g->fn + k) & 7);
+                                      ? (uint32_t)ex->location_id
+                                      : (g->bus << 8) | (g->dev << 3) | ((g->fn + k) & 7);
                 pp->has_unique_id = ex != NULL && ex->has_unique_id ? true : g->has_unique_id;
                 pp->unique_id = ex != NULL && ex->has_unique_id ? ex->unique_id : g->unique_id;
                 if (ex != NULL && ex->gpu_id >= 0)

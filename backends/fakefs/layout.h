@@ -38,15 +38,15 @@ struct ctk_fakefs_plan_part {
         bool has_unique_id;
         uint64_t unique_id;
         uint32_t gpu_id;
-        int num_xcc;                             /* -1: as the template says */
+        int num_xcc;                              /* -1: as the template says */
         const struct ctk_fakefs_props *overrides; /* an explicit partition's, or NULL */
-        char platform[32];                       /* "amdgpu_xcp_3" for k > 0, "" for k == 0 */
+        char platform[32];                        /* "amdgpu_xcp_3" for k > 0, "" for k == 0 */
 };
 
 struct ctk_fakefs_plan_gpu {
         const struct ctk_fakefs_gpu *gpu;
-        bool bound; /* its driver is loaded and bound: DRM nodes (and KFD for amdgpu) exist */
-        bool kfd;   /* has KFD nodes */
+        bool bound;                   /* its driver is loaded and bound: DRM nodes (and KFD for amdgpu) exist */
+        bool kfd;                     /* has KFD nodes */
         const char *compute, *memory; /* current modes, NULL without partition support */
         bool explicit_parts;          /* the profile's partitions (current mode = profile mode) */
         size_t nparts;

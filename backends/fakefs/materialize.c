@@ -25,8 +25,7 @@ static int write_all(int fd, const char *data, size_t len)
         return 0;
 }
 
-static int fail(struct ctk_error **err, int errnum, const char *dir, const struct ctk_fakefs_node *n,
-                const char *what)
+static int fail(struct ctk_error **err, int errnum, const char *dir, const struct ctk_fakefs_node *n, const char *what)
 {
         _cleanup_free_ char *path = ctk_fakefs_node_path(n);
         if (errnum == EPERM && n->type == CTK_NODE_CHR)
@@ -54,7 +53,7 @@ static int create(int dirfd, const char *dir, const struct ctk_fakefs_node *n, s
         }
         case CTK_NODE_FILE: {
                 _cleanup_close_ int fd =
-                        openat(dirfd, n->name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+                    openat(dirfd, n->name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
                 if (fd < 0)
                         return fail(err, errno, dir, n, "creating");
                 if (write_all(fd, n->data, n->len) < 0)

@@ -165,8 +165,8 @@ int ctk_fakefs_parse_bdf(const char *s, unsigned int *domain, unsigned int *bus,
 
 bool ctk_fakefs_prop_is_identity(const char *key)
 {
-        static const char *const keys[] = {"vendor_id", "device_id", "location_id", "domain", "drm_render_minor",
-                                           "unique_id"};
+        static const char *const keys[] = {"vendor_id", "device_id",        "location_id",
+                                           "domain",    "drm_render_minor", "unique_id"};
         for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
                 if (strcmp(key, keys[i]) == 0)
                         return true;

@@ -13,8 +13,8 @@
 #include "core/strv.h"
 
 #define CTK_FAKEFS_MAX_PARTITIONS 8 /* partition k lives in PCI function bits k (3 bits) */
-#define CTK_FAKEFS_MAX_MINOR 0xfffffu
-#define CTK_FAKEFS_MAX_KFD_NODE 4095
+#define CTK_FAKEFS_MAX_MINOR      0xfffffu
+#define CTK_FAKEFS_MAX_KFD_NODE   4095
 
 /* One "key value" line of a KFD properties file; value NULL marks the
  * position of a key the builder computes (vendor_id, location_id, ...). */
@@ -49,11 +49,11 @@ struct ctk_fakefs_cpu {
 struct ctk_fakefs_part {
         int kfd_node;
         int render_minor;
-        int card_minor;       /* -1: GPU card_minor + k */
-        int64_t location_id;  /* -1: the GPU's with function bits k */
-        bool has_unique_id;   /* false: the GPU's */
+        int card_minor;      /* -1: GPU card_minor + k */
+        int64_t location_id; /* -1: the GPU's with function bits k */
+        bool has_unique_id;  /* false: the GPU's */
         uint64_t unique_id;
-        int64_t gpu_id;       /* -1: synthesised */
+        int64_t gpu_id;                /* -1: synthesised */
         struct ctk_fakefs_props props; /* overrides */
 };
 
@@ -73,11 +73,11 @@ struct ctk_fakefs_gpu {
         char *driver; /* "amdgpu", "i915", "nvidia", ...; NULL: no driver bound */
         bool has_unique_id;
         uint64_t unique_id;
-        int kfd_node;     /* -1: numbered like the driver does */
-        int card_minor;   /* -1: no DRM nodes */
-        int render_minor; /* -1: no render node */
-        int64_t gpu_id;   /* -1: synthesised */
-        char *kfd_name;   /* NULL: a default from the device id */
+        int kfd_node;                            /* -1: numbered like the driver does */
+        int card_minor;                          /* -1: no DRM nodes */
+        int render_minor;                        /* -1: no render node */
+        int64_t gpu_id;                          /* -1: synthesised */
+        char *kfd_name;                          /* NULL: a default from the device id */
         const struct ctk_fakefs_props *template; /* points into the profile */
         struct ctk_fakefs_props props;           /* overrides */
         struct ctk_fakefs_node_attr card_attr, render_attr;
@@ -113,7 +113,10 @@ int ctk_fakefs_profile_load(const char *path, struct ctk_fakefs_profile **out, s
 int ctk_fakefs_profile_parse(const char *text, const char *name, struct ctk_fakefs_profile **out,
                              struct ctk_error **err);
 void ctk_fakefs_profile_free(struct ctk_fakefs_profile *p);
-static inline void ctk_fakefs_profile_freep(struct ctk_fakefs_profile **p) { ctk_fakefs_profile_free(*p); }
+static inline void ctk_fakefs_profile_freep(struct ctk_fakefs_profile **p)
+{
+        ctk_fakefs_profile_free(*p);
+}
 #define _cleanup_fakefs_profile_ __attribute__((cleanup(ctk_fakefs_profile_freep)))
 
 const struct ctk_fakefs_gpu *ctk_fakefs_profile_find_gpu(const struct ctk_fakefs_profile *p, const char *pci,
@@ -126,8 +129,7 @@ bool ctk_fakefs_memory_mode_known(const char *mode);
 int ctk_fakefs_default_compute_modes(unsigned int xcds, struct ctk_strv *out);
 
 /* PCI address "dddd:bb:dd.f" (any case; the domain may be omitted). */
-int ctk_fakefs_parse_bdf(const char *s, unsigned int *domain, unsigned int *bus, unsigned int *dev,
-                         unsigned int *fn);
+int ctk_fakefs_parse_bdf(const char *s, unsigned int *domain, unsigned int *bus, unsigned int *dev, unsigned int *fn);
 
 /* Strict unsigned number in base 10 or 16 (digits only: no sign, prefix or
  * white space; overflow is an error).  Returns 0 or -1. */

@@ -21,7 +21,10 @@ unsigned int ctk_fakefs_gpu_minor_block(const struct ctk_fakefs_gpu *g)
         return g->partition.supported ? CTK_FAKEFS_MAX_PARTITIONS : 1;
 }
 
-static bool is_amdgpu(const struct ctk_fakefs_gpu *g) { return g->driver != NULL && strcmp(g->driver, "amdgpu") == 0; }
+static bool is_amdgpu(const struct ctk_fakefs_gpu *g)
+{
+        return g->driver != NULL && strcmp(g->driver, "amdgpu") == 0;
+}
 
 static int fail(const struct ctk_fakefs_profile *p, struct ctk_error **err, const struct ctk_fakefs_gpu *g,
                 const char *msg)
@@ -36,8 +39,9 @@ static int check_modes(const struct ctk_fakefs_profile *p, const struct ctk_fake
                 const char *m = pt->available_compute.v[i];
                 int n = ctk_fakefs_compute_partitions(m, pt->xcds);
                 if (n < 0)
-                        return ctk_error_set(err, EINVAL, "%s: gpu %s: unknown compute partition mode \"%s\" "
-                                                          "(known: SPX, DPX, TPX, QPX, CPX)",
+                        return ctk_error_set(err, EINVAL,
+                                             "%s: gpu %s: unknown compute partition mode \"%s\" "
+                                             "(known: SPX, DPX, TPX, QPX, CPX)",
                                              p->path, g->pci, m);
                 if (n < 1 || n > (int)pt->xcds || pt->xcds % (unsigned int)n != 0)
                         return ctk_error_set(err, EINVAL, "%s: gpu %s: mode %s (%d partitions) does not fit %u XCDs",
@@ -45,8 +49,9 @@ static int check_modes(const struct ctk_fakefs_profile *p, const struct ctk_fake
         }
         for (size_t i = 0; i < pt->available_memory.n; i++)
                 if (!ctk_fakefs_memory_mode_known(pt->available_memory.v[i]))
-                        return ctk_error_set(err, EINVAL, "%s: gpu %s: unknown memory partition mode \"%s\" "
-                                                          "(known: NPS1, NPS2, NPS4, NPS8)",
+                        return ctk_error_set(err, EINVAL,
+                                             "%s: gpu %s: unknown memory partition mode \"%s\" "
+                                             "(known: NPS1, NPS2, NPS4, NPS8)",
                                              p->path, g->pci, pt->available_memory.v[i]);
         if (!ctk_strv_contains(&pt->available_compute, pt->compute))
                 return ctk_error_set(err, EINVAL, "%s: gpu %s: compute mode %s is not in available_compute", p->path,
@@ -73,9 +78,8 @@ static int check_gpu(const struct ctk_fakefs_profile *p, const struct ctk_fakefs
                 return -1;
         int max = g->partition.supported ? ctk_fakefs_compute_partitions(g->partition.compute, g->partition.xcds) : 1;
         if (g->nparts > (size_t)max)
-                return ctk_error_set(err, EINVAL, "%s: gpu %s: %zu partitions listed, mode %s has %d", p->path,
-                                     g->pci, g->nparts, g->partition.supported ? g->partition.compute : "(none)",
-                                     max);
+                return ctk_error_set(err, EINVAL, "%s: gpu %s: %zu partitions listed, mode %s has %d", p->path, g->pci,
+                                     g->nparts, g->partition.supported ? g->partition.compute : "(none)", max);
         uint32_t key = (g->bus << 5) | g->dev;
         for (size_t k = 0; k < g->nparts; k++) {
                 const struct ctk_fakefs_part *pt = &g->parts[k];

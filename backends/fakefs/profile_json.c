@@ -131,8 +131,8 @@ int ctk_pj_hex(struct ctk_pj *c, json_t *obj, const char *where, const char *key
         } else if (json_is_string(v)) {
                 const char *s = json_string_value(v);
                 if ((s[0] != '0' || (s[1] != 'x' && s[1] != 'X')) || ctk_fakefs_parse_u64(s + 2, 16, &n) < 0)
-                        return ctk_pj_fail(c, where, "\"%s\" must be a hexadecimal number like \"0x%" PRIx64 "\"",
-                                           key, max);
+                        return ctk_pj_fail(c, where, "\"%s\" must be a hexadecimal number like \"0x%" PRIx64 "\"", key,
+                                           max);
         } else {
                 return ctk_pj_fail(c, where, "\"%s\" must be a hexadecimal string", key);
         }

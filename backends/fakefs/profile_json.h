@@ -31,10 +31,10 @@ int ctk_pj_string(struct ctk_pj *c, json_t *obj, const char *where, const char *
 int ctk_pj_bool(struct ctk_pj *c, json_t *obj, const char *where, const char *key, bool *out);
 /* A non-negative integer <= max (JSON number). */
 int ctk_pj_uint(struct ctk_pj *c, json_t *obj, const char *where, const char *key, bool required, uint64_t max,
-            uint64_t *out, bool *present);
+                uint64_t *out, bool *present);
 /* A hexadecimal string "0x1002" (or a JSON number) <= max. */
 int ctk_pj_hex(struct ctk_pj *c, json_t *obj, const char *where, const char *key, uint64_t max, uint64_t *out,
-           bool *present);
+               bool *present);
 /* A 64-bit id: "0x..." hex string, decimal string or JSON number. */
 int ctk_pj_u64_id(struct ctk_pj *c, json_t *obj, const char *where, const char *key, uint64_t *out, bool *present);
 /* Permission bits as an octal string ("0660"). */

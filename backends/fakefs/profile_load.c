@@ -13,15 +13,18 @@
 #include "core/cleanup.h"
 
 #define AT(var, where, key)                                                                                            \
-        _cleanup_free_ char *var = ctk_pj_at(where, key);                                                             \
+        _cleanup_free_ char *var = ctk_pj_at(where, key);                                                              \
         if (var == NULL)                                                                                               \
-                return ctk_error_set(c->err, ENOMEM, "out of memory")
+        return ctk_error_set(c->err, ENOMEM, "out of memory")
 #define AT_INDEX(var, where, i)                                                                                        \
-        _cleanup_free_ char *var = ctk_pj_at_index(where, i);                                                         \
+        _cleanup_free_ char *var = ctk_pj_at_index(where, i);                                                          \
         if (var == NULL)                                                                                               \
-                return ctk_error_set(c->err, ENOMEM, "out of memory")
+        return ctk_error_set(c->err, ENOMEM, "out of memory")
 
-static int oom(struct ctk_pj *c) { return ctk_error_set(c->err, ENOMEM, "out of memory"); }
+static int oom(struct ctk_pj *c)
+{
+        return ctk_error_set(c->err, ENOMEM, "out of memory");
+}
 
 static int dup_str(struct ctk_pj *c, const char *s, char **out)
 {
@@ -67,16 +70,14 @@ static int load_props(struct ctk_pj *c, json_t *obj, const char *where, enum pro
                         return ctk_pj_fail(c, where, "\"%s\" is not a KFD property name (a-z, 0-9, _)", key);
                 bool identity = ctk_fakefs_prop_is_identity(key);
                 if (identity && kind == PROPS_GPU_OVERRIDE)
-                        return ctk_pj_fail(c, where, "\"%s\" is computed from the GPU; it cannot be overridden",
-                                           key);
+                        return ctk_pj_fail(c, where, "\"%s\" is computed from the GPU; it cannot be overridden", key);
                 if (dup_str(c, key, &p->key) < 0)
                         return -1;
                 out->n++;
                 if (json_is_null(v)) {
                         if (kind != PROPS_TEMPLATE || !identity)
                                 return ctk_pj_fail(c, where,
-                                                   "\"%s\": null is only allowed for computed keys in a template",
-                                                   key);
+                                                   "\"%s\": null is only allowed for computed keys in a template", key);
                 } else if (json_is_integer(v) && json_integer_value(v) >= 0) {
                         if (asprintf(&p->value, "%lld", (long long)json_integer_value(v)) < 0) {
                                 p->value = NULL;
@@ -122,8 +123,8 @@ static int load_attr(struct ctk_pj *c, json_t *parent, const char *where, const 
         return 0;
 }
 
-static int find_template(struct ctk_pj *c, struct ctk_fakefs_profile *p, json_t *obj, const char *where,
-                         bool gpu, const struct ctk_fakefs_props **out)
+static int find_template(struct ctk_pj *c, struct ctk_fakefs_profile *p, json_t *obj, const char *where, bool gpu,
+                         const struct ctk_fakefs_props **out)
 {
         const char *name = NULL;
         if (ctk_pj_string(c, obj, where, "kfd_template", false, &name) < 0)
@@ -234,8 +235,7 @@ static int load_modes(struct ctk_pj *c, json_t *obj, const char *where, const ch
 
 static int load_partitioning(struct ctk_pj *c, json_t *gpu, const char *where, struct ctk_fakefs_partitioning *out)
 {
-        static const char *const keys[] = {"compute",           "memory",           "xcds", "available_compute",
-                                           "available_memory", NULL};
+        static const char *const keys[] = {"compute", "memory", "xcds", "available_compute", "available_memory", NULL};
         json_t *obj = json_object_get(gpu, "partition");
         if (obj == NULL)
                 return 0;
@@ -269,8 +269,8 @@ static int load_partitioning(struct ctk_pj *c, json_t *gpu, const char *where, s
 
 static int load_parts(struct ctk_pj *c, json_t *gpu, const char *where, struct ctk_fakefs_gpu *g)
 {
-        static const char *const keys[] = {"kfd_node", "render_minor", "card_minor",    "location_id",
-                                           "unique_id", "gpu_id",      "kfd_properties", NULL};
+        static const char *const keys[] = {"kfd_node",  "render_minor", "card_minor",     "location_id",
+                                           "unique_id", "gpu_id",       "kfd_properties", NULL};
         json_t *arr = json_object_get(gpu, "partitions");
         if (arr == NULL)
                 return 0;
@@ -311,13 +311,12 @@ static int load_parts(struct ctk_pj *c, json_t *gpu, const char *where, struct c
         return 0;
 }
 
-static int load_gpu(struct ctk_pj *c, struct ctk_fakefs_profile *p, json_t *o, const char *w,
-                    struct ctk_fakefs_gpu *g)
+static int load_gpu(struct ctk_pj *c, struct ctk_fakefs_profile *p, json_t *o, const char *w, struct ctk_fakefs_gpu *g)
 {
         static const char *const keys[] = {
-                "pci",         "vendor_id",    "device_id",      "class",        "driver", "unique_id",
-                "kfd_node",    "card_minor",   "render_minor",   "gpu_id",       "kfd_name", "kfd_template",
-                "kfd_properties", "card",      "render",         "partition",    "partitions", NULL};
+            "pci",        "vendor_id",    "device_id",  "class",    "driver",       "unique_id",      "kfd_node",
+            "card_minor", "render_minor", "gpu_id",     "kfd_name", "kfd_template", "kfd_properties", "card",
+            "render",     "partition",    "partitions", NULL};
         const char *pci = NULL, *driver = "amdgpu", *kfd_name = NULL;
         uint64_t vendor = 0x1002, device = 0, cls = 0x038000, node = 0, card = 0, render = 0, gpu_id = 0;
         bool has_node, has_card, has_render, has_gpu_id;
@@ -396,8 +395,8 @@ static int load_gpus(struct ctk_pj *c, json_t *root, struct ctk_fakefs_profile *
 
 static int load_host(struct ctk_pj *c, json_t *root, struct ctk_fakefs_profile *p)
 {
-        static const char *const keys[] = {"name",          "description", "amdgpu",    "xcp_name", "kfd",
-                                           "dri",           "kfd_templates", "cpu_nodes", "gpus",    NULL};
+        static const char *const keys[] = {"name", "description",   "amdgpu",    "xcp_name", "kfd",
+                                           "dri",  "kfd_templates", "cpu_nodes", "gpus",     NULL};
         static const char *const kfd_keys[] = {"generation_id", "device", NULL};
         static const char *const dri_keys[] = {"major", "card", "render", NULL};
         const char *name = NULL, *desc = NULL, *xcp = "amdgpu_xcp_";

@@ -218,8 +218,7 @@ int ctk_fakefs_tree_add_file(struct ctk_fakefs_tree *t, const char *path, const 
         return 0;
 }
 
-int ctk_fakefs_tree_add_filef(struct ctk_fakefs_tree *t, const char *path, struct ctk_error **err, const char *fmt,
-                              ...)
+int ctk_fakefs_tree_add_filef(struct ctk_fakefs_tree *t, const char *path, struct ctk_error **err, const char *fmt, ...)
 {
         _cleanup_free_ char *s = NULL;
         va_list ap;

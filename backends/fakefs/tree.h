@@ -48,7 +48,10 @@ struct ctk_fakefs_tree {
 int ctk_fakefs_tree_new(struct ctk_fakefs_tree **out, struct ctk_error **err);
 struct ctk_fakefs_tree *ctk_fakefs_tree_ref(struct ctk_fakefs_tree *t);
 void ctk_fakefs_tree_unref(struct ctk_fakefs_tree *t); /* NULL-safe */
-static inline void ctk_fakefs_tree_unrefp(struct ctk_fakefs_tree **t) { ctk_fakefs_tree_unref(*t); }
+static inline void ctk_fakefs_tree_unrefp(struct ctk_fakefs_tree **t)
+{
+        ctk_fakefs_tree_unref(*t);
+}
 #define _cleanup_fakefs_tree_ __attribute__((cleanup(ctk_fakefs_tree_unrefp)))
 
 /* Building (absolute paths; missing parents are created with mode 0755; an
@@ -57,8 +60,8 @@ int ctk_fakefs_tree_mkdir(struct ctk_fakefs_tree *t, const char *path, struct ct
 int ctk_fakefs_tree_add_file(struct ctk_fakefs_tree *t, const char *path, const char *data, size_t len, mode_t mode,
                              struct ctk_fakefs_node **out, struct ctk_error **err);
 /* A read-only (0444) file whose contents are printf-formatted. */
-int ctk_fakefs_tree_add_filef(struct ctk_fakefs_tree *t, const char *path, struct ctk_error **err, const char *fmt,
-                              ...) __attribute__((format(printf, 4, 5)));
+int ctk_fakefs_tree_add_filef(struct ctk_fakefs_tree *t, const char *path, struct ctk_error **err, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 int ctk_fakefs_tree_add_link(struct ctk_fakefs_tree *t, const char *path, const char *target, struct ctk_error **err);
 int ctk_fakefs_tree_add_chr(struct ctk_fakefs_tree *t, const char *path, unsigned int major, unsigned int minor,
                             mode_t mode, uid_t uid, gid_t gid, struct ctk_error **err);

@@ -134,7 +134,7 @@ static int run(int argc, char **argv)
 }
 
 const struct fakefs_cmd fakefs_cmd_import_kfd = {
-        .name = "import-kfd",
-        .summary = "make a host profile from a KFD topology capture",
-        .run = run,
+    .name = "import-kfd",
+    .summary = "make a host profile from a KFD topology capture",
+    .run = run,
 };

@@ -53,7 +53,7 @@ static int run(int argc, char **argv)
 }
 
 const struct fakefs_cmd fakefs_cmd_materialize = {
-        .name = "materialize",
-        .summary = "write a profile as a directory tree (DIR/sys, DIR/dev) for --root",
-        .run = run,
+    .name = "materialize",
+    .summary = "write a profile as a directory tree (DIR/sys, DIR/dev) for --root",
+    .run = run,
 };

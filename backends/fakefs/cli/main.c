@@ -6,8 +6,8 @@
 #include "fakefs_cli.h"
 
 static const struct fakefs_cmd *const commands[] = {
-        &fakefs_cmd_materialize,
-        &fakefs_cmd_import_kfd,
+    &fakefs_cmd_materialize,
+    &fakefs_cmd_import_kfd,
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 
