@@ -15,6 +15,7 @@
 #include "core/cleanup.h"
 #include "core/devnode.h"
 #include "core/gpu.h"
+#include "core/pci_display.h"
 
 /* ---- the mock: a flat list of paths (files, links, char nodes) ---------- */
 
@@ -649,6 +650,89 @@ static void test_devnode(void **state)
         assert_int_equal(err->code, ENODEV);
 }
 
+static void pci_dev(struct mock *m, const char *bdf, const char *vendor, const char *cls, const char *driver)
+{
+        char path[256], target[256];
+        snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s", bdf);
+        snprintf(target, sizeof(target), "../../../devices/pci0000:00/%s", bdf);
+        mlink(m, path, target);
+        snprintf(path, sizeof(path), "/sys/devices/pci0000:00/%s/vendor", bdf);
+        mfile(m, path, vendor);
+        snprintf(path, sizeof(path), "/sys/devices/pci0000:00/%s/device", bdf);
+        mfile(m, path, "0x1234\n");
+        snprintf(path, sizeof(path), "/sys/devices/pci0000:00/%s/class", bdf);
+        mfile(m, path, cls);
+        if (driver != NULL) {
+                snprintf(path, sizeof(path), "/sys/devices/pci0000:00/%s/driver", bdf);
+                snprintf(target, sizeof(target), "../../../bus/pci/drivers/%s", driver);
+                mlink(m, path, target);
+        }
+}
+
+static void test_pci_display_scan(void **state)
+{
+        (void)state;
+        struct mock *m;
+        _cleanup_backend_ struct ctk_backend *b = mock_backend(&m);
+        pci_dev(m, "0000:00:02.0", "0x8086\n", "0x030000\n", "i915");
+        pci_dev(m, "0000:00:1f.6", "0x8086\n", "0x020000\n", "e1000e"); /* network: skipped */
+        pci_dev(m, "0000:03:00.0", "0x1002\n", "0x038000\n", "amdgpu");
+        pci_dev(m, "0000:41:00.0", "0x10de\n", "0x030200\n", "nvidia");
+        pci_dev(m, "0000:42:00.0", "0x1e52\r\n", "0x120000\n", NULL); /* accelerator, no driver */
+        mfile(m, "/sys/bus/pci/devices/0000:ff:00.0", "not a device dir");
+        mlink(m, "/dev/dri/by-path/pci-0000:00:02.0-card", "../card0");
+        mlink(m, "/dev/dri/by-path/pci-0000:00:02.0-render", "../renderD128");
+        mlink(m, "/dev/dri/by-path/pci-0000:03:00.0-card", "../card1");
+        mlink(m, "/dev/dri/by-path/pci-0000:03:00.0-render", "../renderD129");
+        mlink(m, "/dev/dri/by-path/pci-0000:03:00.0-render.bak", "../renderD1");
+        mlink(m, "/dev/dri/by-path/pci-0000:41:00.0-card", "../card2");
+        mlink(m, "/dev/dri/by-path/platform-simple-framebuffer.0-card", "../card9");
+        struct ctk_pci_display_list l;
+        _cleanup_error_ struct ctk_error *err = NULL;
+        if (ctk_pci_display_scan(b, &l, &err) < 0)
+                fail_msg("%s", err->msg);
+        assert_int_equal(l.n, 4);
+        assert_string_equal(l.v[0].bdf, "0000:00:02.0");
+        assert_int_equal(l.v[0].vendor, 0x8086);
+        assert_int_equal(l.v[0].pci_class, 0x030000);
+        assert_string_equal(l.v[0].driver, "i915");
+        assert_int_equal(l.v[0].drm.n, 2);
+        assert_string_equal(l.v[0].drm.v[0], "/dev/dri/card0");
+        assert_string_equal(l.v[0].drm.v[1], "/dev/dri/renderD128");
+        assert_string_equal(l.v[1].bdf, "0000:03:00.0");
+        assert_string_equal(l.v[1].driver, "amdgpu");
+        assert_int_equal(l.v[1].drm.n, 2);
+        assert_string_equal(l.v[1].drm.v[1], "/dev/dri/renderD129");
+        assert_string_equal(l.v[2].driver, "nvidia");
+        assert_int_equal(l.v[2].drm.n, 1);
+        assert_int_equal(l.v[3].vendor, 0x1e52);
+        assert_int_equal(l.v[3].device, 0x1234);
+        assert_null(l.v[3].driver);
+        assert_int_equal(l.v[3].drm.n, 0);
+        assert_string_equal(ctk_pci_vendor_name(0x10de), "NVIDIA");
+        assert_null(ctk_pci_vendor_name(0x1e52));
+        ctk_pci_display_list_clear(&l);
+
+        /* a malformed attribute names the file */
+        pci_dev(m, "0000:50:00.0", "0x10de\n", "display\n", NULL);
+        assert_int_equal(ctk_pci_display_scan(b, &l, &err), -1);
+        assert_non_null(strstr(err->msg, "/sys/bus/pci/devices/0000:50:00.0/class"));
+        assert_int_equal(l.n, 0);
+}
+
+static void test_pci_display_empty_host(void **state)
+{
+        (void)state;
+        struct mock *m;
+        _cleanup_backend_ struct ctk_backend *b = mock_backend(&m);
+        mfile(m, "/sys/kernel/x", "");
+        struct ctk_pci_display_list l;
+        _cleanup_error_ struct ctk_error *err = NULL;
+        assert_int_equal(ctk_pci_display_scan(b, &l, &err), 0);
+        assert_int_equal(l.n, 0);
+        ctk_pci_display_list_clear(&l);
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
@@ -662,6 +746,8 @@ int main(void)
             cmocka_unit_test(test_driver_not_loaded),
             cmocka_unit_test(test_errors_no_partial_list),
             cmocka_unit_test(test_devnode),
+            cmocka_unit_test(test_pci_display_scan),
+            cmocka_unit_test(test_pci_display_empty_host),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }
