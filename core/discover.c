@@ -41,9 +41,9 @@ static int check_driver(struct ctk_backend *b, struct ctk_error **err)
 {
         struct ctk_node_info info;
         _cleanup_error_ struct ctk_error *e = NULL;
-        if (ctk_stat_node(b, AMDGPU_DRIVERS_DIR, &info, &e) == 0)
+        if (ctk_stat_node(b, AMDGPU_DRIVERS_DIR, &info, &e) == 0 && info.type == CTK_NODE_DIR)
                 return 0;
-        if (e->code == ENOENT || e->code == ENOTDIR)
+        if (e == NULL || e->code == ENOENT || e->code == ENOTDIR)
                 return ctk_error_set(err, ENODEV,
                                      "amdgpu driver is not loaded (no " AMDGPU_DRIVERS_DIR "): load it with "
                                      "'modprobe amdgpu' and check 'dmesg | grep -i amdgpu' for errors");
