@@ -96,7 +96,7 @@ static int resolve_selection(struct create_job *j, struct ctk_error **err)
         }
         if (ctk_backend_open(j->cfg->root, j->cfg->profile, &j->backend, err) < 0 ||
             ctk_discover_gpus(j->backend, &j->gpus, err) < 0)
-                return ctk_error_prefix(err, "GPUs were requested");
+                return ctk_error_prefix(err, "cannot provide the requested GPUs");
         return ctk_select_from_env((char *const *)j->env, j->nenv, kinds(j->cfg), &j->gpus, &j->sel, err);
 }
 
