@@ -146,19 +146,38 @@ static int allowed_devices(const json_t *rules, json_t *set, struct ctk_error **
         return 0;
 }
 
+/* Entries are built member by member (no format parsing, keys known to be
+ * valid UTF-8): with 63 partitions there are 254 of them. */
+static bool set_member(json_t *o, const char *key, json_t *value)
+{
+        return value != NULL && json_object_set_new_nocheck(o, key, value) == 0;
+}
+
 static json_t *device_entry(const struct ctk_devnode *d)
 {
         const char type[2] = {d->type, '\0'};
-        return json_pack("{s:s, s:s, s:I, s:I, s:I, s:I, s:I}", "path", d->path, "type", type, "major",
-                         (json_int_t)d->major, "minor", (json_int_t)d->minor, "fileMode", (json_int_t)(d->mode & 07777),
-                         "uid", (json_int_t)d->uid, "gid", (json_int_t)d->gid);
+        json_t *o = json_object();
+        if (o == NULL || !set_member(o, "path", json_string(d->path)) || !set_member(o, "type", json_string(type)) ||
+            !set_member(o, "major", json_integer(d->major)) || !set_member(o, "minor", json_integer(d->minor)) ||
+            !set_member(o, "fileMode", json_integer(d->mode & 07777)) || !set_member(o, "uid", json_integer(d->uid)) ||
+            !set_member(o, "gid", json_integer(d->gid))) {
+                json_decref(o);
+                return NULL;
+        }
+        return o;
 }
 
 static json_t *rule_entry(const struct ctk_devnode *d)
 {
         const char type[2] = {d->type, '\0'};
-        return json_pack("{s:b, s:s, s:I, s:I, s:s}", "allow", 1, "type", type, "major", (json_int_t)d->major, "minor",
-                         (json_int_t)d->minor, "access", "rwm");
+        json_t *o = json_object();
+        if (o == NULL || !set_member(o, "allow", json_true()) || !set_member(o, "type", json_string(type)) ||
+            !set_member(o, "major", json_integer(d->major)) || !set_member(o, "minor", json_integer(d->minor)) ||
+            !set_member(o, "access", json_string("rwm"))) {
+                json_decref(o);
+                return NULL;
+        }
+        return o;
 }
 
 static int append(json_t *array, json_t *entry, struct ctk_error **err)
