@@ -5,24 +5,25 @@
 #include "backends/open.h"
 #include "fakefs_test.h"
 
-static const char *const two_gpus = "{\n"
-                                    "  \"kfd\": {\"generation_id\": 7,\n"
-                                    "          \"device\": {\"major\": 510, \"mode\": \"0666\", \"gid\": 5}},\n"
-                                    "  \"cpu_nodes\": [{\"node\": 0}, {\"node\": 1}],\n"
-                                    "  \"gpus\": [\n"
-                                    "    {\"pci\": \"0000:26:00.0\", \"device_id\": \"0x740f\", \"unique_id\": "
-                                    "\"0x89CAA15875FF5A43\",\n"
-                                    "     \"kfd_node\": 3, \"card_minor\": 1, \"render_minor\": 129,\n"
-                                    "     \"render\": {\"mode\": \"0600\", \"uid\": 7, \"gid\": 8}},\n"
-                                    "    {\"pci\": \"0000:03:00.0\", \"device_id\": \"0x740f\", \"unique_id\": "
-                                    "\"0xEA35F57CC80DEB35\",\n"
-                                    "     \"kfd_node\": 2, \"gpu_id\": 12261, \"card_minor\": 0, \"render_minor\": 128},\n"
-                                    "    {\"pci\": \"0000:00:02.0\", \"vendor_id\": \"0x8086\", \"device_id\": "
-                                    "\"0x4680\",\n"
-                                    "     \"class\": \"0x030000\", \"driver\": \"i915\", \"card_minor\": 2, "
-                                    "\"render_minor\": 130}\n"
-                                    "  ]\n"
-                                    "}\n";
+static const char *const two_gpus =
+    "{\n"
+    "  \"kfd\": {\"generation_id\": 7,\n"
+    "          \"device\": {\"major\": 510, \"mode\": \"0666\", \"gid\": 5}},\n"
+    "  \"cpu_nodes\": [{\"node\": 0}, {\"node\": 1}],\n"
+    "  \"gpus\": [\n"
+    "    {\"pci\": \"0000:26:00.0\", \"device_id\": \"0x740f\", \"unique_id\": "
+    "\"0x89CAA15875FF5A43\",\n"
+    "     \"kfd_node\": 3, \"card_minor\": 1, \"render_minor\": 129,\n"
+    "     \"render\": {\"mode\": \"0600\", \"uid\": 7, \"gid\": 8}},\n"
+    "    {\"pci\": \"0000:03:00.0\", \"device_id\": \"0x740f\", \"unique_id\": "
+    "\"0xEA35F57CC80DEB35\",\n"
+    "     \"kfd_node\": 2, \"gpu_id\": 12261, \"card_minor\": 0, \"render_minor\": 128},\n"
+    "    {\"pci\": \"0000:00:02.0\", \"vendor_id\": \"0x8086\", \"device_id\": "
+    "\"0x4680\",\n"
+    "     \"class\": \"0x030000\", \"driver\": \"i915\", \"card_minor\": 2, "
+    "\"render_minor\": 130}\n"
+    "  ]\n"
+    "}\n";
 
 struct fixture {
         struct ctk_fakefs_host *host;
@@ -194,8 +195,7 @@ static void layout_contract(void **state)
         /* no partition files without partition support; Intel has no KFD */
         struct ctk_node_info info;
         assert_int_equal(
-                ctk_stat_node(f->b, "/sys/devices/pci0000:00/0000:03:00.0/current_compute_partition", &info, &err),
-                -1);
+            ctk_stat_node(f->b, "/sys/devices/pci0000:00/0000:03:00.0/current_compute_partition", &info, &err), -1);
         assert_int_equal(err->code, ENOENT);
         ctk_error_free(err);
         assert_string_equal(f->b->description, "profile test.json");
@@ -205,8 +205,8 @@ static void no_amdgpu(void **state)
 {
         (void)state;
         struct ctk_fakefs_host *h =
-                test_host("{\"amdgpu\": false, \"gpus\": [{\"pci\": \"0000:03:00.0\", \"device_id\": \"0x740f\", "
-                          "\"card_minor\": 0, \"render_minor\": 128}]}");
+            test_host("{\"amdgpu\": false, \"gpus\": [{\"pci\": \"0000:03:00.0\", \"device_id\": \"0x740f\", "
+                      "\"card_minor\": 0, \"render_minor\": 128}]}");
         assert_false(host_exists(h, "/sys/module/amdgpu"));
         assert_false(host_exists(h, "/sys/class/kfd"));
         assert_false(host_exists(h, "/dev/kfd"));
@@ -234,12 +234,12 @@ static void backend_new_from_file(void **state)
 int main(void)
 {
         const struct CMUnitTest tests[] = {
-                cmocka_unit_test_setup_teardown(list_dir_is_sorted, setup, teardown),
-                cmocka_unit_test_setup_teardown(errors_carry_errno, setup, teardown),
-                cmocka_unit_test_setup_teardown(stat_of_device_nodes, setup, teardown),
-                cmocka_unit_test_setup_teardown(layout_contract, setup, teardown),
-                cmocka_unit_test(no_amdgpu),
-                cmocka_unit_test(backend_new_from_file),
+            cmocka_unit_test_setup_teardown(list_dir_is_sorted, setup, teardown),
+            cmocka_unit_test_setup_teardown(errors_carry_errno, setup, teardown),
+            cmocka_unit_test_setup_teardown(stat_of_device_nodes, setup, teardown),
+            cmocka_unit_test_setup_teardown(layout_contract, setup, teardown),
+            cmocka_unit_test(no_amdgpu),
+            cmocka_unit_test(backend_new_from_file),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -5,19 +5,19 @@
 #include "fakefs_test.h"
 
 static const char *const two_mi300x =
-        "{\"cpu_nodes\": [{\"node\": 0}, {\"node\": 1}],\n"
-        " \"gpus\": [\n"
-        "  {\"pci\": \"0000:05:00.0\", \"device_id\": \"0x74a1\", \"unique_id\": \"0xE3AA140F9A5F9E31\",\n"
-        "   \"kfd_node\": 2, \"card_minor\": 0, \"render_minor\": 128,\n"
-        "   \"partition\": {\"compute\": \"SPX\", \"memory\": \"NPS1\", \"xcds\": 8}},\n"
-        "  {\"pci\": \"0000:27:00.0\", \"device_id\": \"0x74a1\", \"unique_id\": \"0x2250F807CAF2231A\",\n"
-        "   \"kfd_node\": 3, \"card_minor\": 8, \"render_minor\": 136,\n"
-        "   \"partition\": {\"compute\": \"SPX\", \"memory\": \"NPS1\", \"xcds\": 8}},\n"
-        "  {\"pci\": \"0000:65:00.0\", \"device_id\": \"0x740f\", \"kfd_node\": 4, \"card_minor\": 16,\n"
-        "   \"render_minor\": 144}\n"
-        " ]}\n";
+    "{\"cpu_nodes\": [{\"node\": 0}, {\"node\": 1}],\n"
+    " \"gpus\": [\n"
+    "  {\"pci\": \"0000:05:00.0\", \"device_id\": \"0x74a1\", \"unique_id\": \"0xE3AA140F9A5F9E31\",\n"
+    "   \"kfd_node\": 2, \"card_minor\": 0, \"render_minor\": 128,\n"
+    "   \"partition\": {\"compute\": \"SPX\", \"memory\": \"NPS1\", \"xcds\": 8}},\n"
+    "  {\"pci\": \"0000:27:00.0\", \"device_id\": \"0x74a1\", \"unique_id\": \"0x2250F807CAF2231A\",\n"
+    "   \"kfd_node\": 3, \"card_minor\": 8, \"render_minor\": 136,\n"
+    "   \"partition\": {\"compute\": \"SPX\", \"memory\": \"NPS1\", \"xcds\": 8}},\n"
+    "  {\"pci\": \"0000:65:00.0\", \"device_id\": \"0x740f\", \"kfd_node\": 4, \"card_minor\": 16,\n"
+    "   \"render_minor\": 144}\n"
+    " ]}\n";
 
-#define GPU0 "/sys/devices/pci0000:00/0000:05:00.0"
+#define GPU0  "/sys/devices/pci0000:00/0000:05:00.0"
 #define NODES "/sys/class/kfd/kfd/topology/nodes"
 
 static void expect_file(struct ctk_fakefs_host *h, const char *path, const char *want)
@@ -256,8 +256,8 @@ static void concurrent_readers(void **state)
                 assert_int_equal(pthread_create(&th[i], NULL, reader, &r), 0);
         struct ctk_error *err = NULL;
         for (int i = 0; i < 200; i++)
-                assert_int_equal(ctk_fakefs_host_set_compute_partition(r.h, "0000:05:00.0", i % 2 ? "SPX" : "CPX", &err),
-                                 0);
+                assert_int_equal(
+                    ctk_fakefs_host_set_compute_partition(r.h, "0000:05:00.0", i % 2 ? "SPX" : "CPX", &err), 0);
         __atomic_store_n(&r.stop, 1, __ATOMIC_RELEASE);
         for (int i = 0; i < 4; i++)
                 pthread_join(th[i], NULL);
@@ -270,9 +270,9 @@ static void concurrent_readers(void **state)
 int main(void)
 {
         const struct CMUnitTest tests[] = {
-                cmocka_unit_test(spx_to_cpx_and_back), cmocka_unit_test(other_modes),
-                cmocka_unit_test(refused_changes),     cmocka_unit_test(unplug_and_plug),
-                cmocka_unit_test(snapshot_survives_changes), cmocka_unit_test(concurrent_readers),
+            cmocka_unit_test(spx_to_cpx_and_back),       cmocka_unit_test(other_modes),
+            cmocka_unit_test(refused_changes),           cmocka_unit_test(unplug_and_plug),
+            cmocka_unit_test(snapshot_survives_changes), cmocka_unit_test(concurrent_readers),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }

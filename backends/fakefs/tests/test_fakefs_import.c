@@ -176,8 +176,9 @@ static void rm_rf(char *dir)
 }
 
 #define GPU_NODE(loc, minor, xcc)                                                                                      \
-        "simd_count 80\r\nvendor_id 4098\r\ndevice_id 29857\r\nlocation_id " loc "\r\ndomain 0\r\ndrm_render_minor " minor \
-        "\r\nunique_id 12\r\nnum_xcc " xcc "\r\ngfx_target_version 90402\r\n"
+        "simd_count 80\r\nvendor_id 4098\r\ndevice_id 29857\r\nlocation_id " loc                                       \
+        "\r\ndomain 0\r\ndrm_render_minor " minor "\r\nunique_id 12\r\nnum_xcc " xcc                                   \
+        "\r\ngfx_target_version 90402\r\n"
 
 static void synthetic_dpx_with_crlf(void **state)
 {
@@ -231,11 +232,9 @@ static void bad_captures(void **state)
 int main(void)
 {
         const struct CMUnitTest tests[] = {
-                cmocka_unit_test(mi210),
-                cmocka_unit_test(mi300x_cpx),
-                cmocka_unit_test(mi308),
-                cmocka_unit_test(synthetic_dpx_with_crlf),
-                cmocka_unit_test(bad_captures),
+            cmocka_unit_test(mi210),        cmocka_unit_test(mi300x_cpx),
+            cmocka_unit_test(mi308),        cmocka_unit_test(synthetic_dpx_with_crlf),
+            cmocka_unit_test(bad_captures),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -12,7 +12,10 @@
 #include "backends/fakefs/materialize.h"
 #include "fakefs_test.h"
 
-static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+static int cmp_str(const void *a, const void *b)
+{
+        return strcmp(*(char *const *)a, *(char *const *)b);
+}
 
 static char *slurp(const char *path)
 {
@@ -147,9 +150,9 @@ static void all_profiles(void **state)
 {
         (void)state;
         need_root();
-        const char *profiles[] = {"sim/profiles/seed-4xmi210.json",   "sim/profiles/mi210-xgmi-x8.json",
-                                  "sim/profiles/mi300x-cpx-x8.json",  "sim/profiles/mi308-x8.json",
-                                  "sim/profiles/mi300x-spx-x8.json",  "sim/profiles/mixed-vendor.json",
+        const char *profiles[] = {"sim/profiles/seed-4xmi210.json",  "sim/profiles/mi210-xgmi-x8.json",
+                                  "sim/profiles/mi300x-cpx-x8.json", "sim/profiles/mi308-x8.json",
+                                  "sim/profiles/mi300x-spx-x8.json", "sim/profiles/mixed-vendor.json",
                                   "sim/profiles/no-amdgpu.json"};
         for (size_t i = 0; i < sizeof(profiles) / sizeof(profiles[0]); i++)
                 round_trip(profiles[i]);
@@ -215,9 +218,9 @@ static void failure_leaves_nothing(void **state)
 int main(void)
 {
         const struct CMUnitTest tests[] = {
-                cmocka_unit_test(all_profiles),
-                cmocka_unit_test(repartitioned_host),
-                cmocka_unit_test(failure_leaves_nothing),
+            cmocka_unit_test(all_profiles),
+            cmocka_unit_test(repartitioned_host),
+            cmocka_unit_test(failure_leaves_nothing),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }

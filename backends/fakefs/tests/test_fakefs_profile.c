@@ -117,7 +117,8 @@ static void partitions(void **state)
         expect_error("{\"gpus\": [" GPU0 ", \"partition\": {\"xcds\": 8}}, {\"pci\": \"0000:04:00.0\", \"device_id\": "
                      "\"0x74a1\", \"card_minor\": 4, \"render_minor\": 140}]}",
                      "gpus 0000:03:00.0 and 0000:04:00.0 both use DRM minor 4");
-        expect_error("{\"gpus\": [" GPU0 ", \"partitions\": [{\"kfd_node\": 1, \"render_minor\": 128}, {\"kfd_node\": 2, "
+        expect_error("{\"gpus\": [" GPU0
+                     ", \"partitions\": [{\"kfd_node\": 1, \"render_minor\": 128}, {\"kfd_node\": 2, "
                      "\"render_minor\": 129}]}]}",
                      "2 partitions listed, mode (none) has 1");
         expect_error("{\"gpus\": [" GPU0 ", \"partition\": {\"xcds\": 8, \"compute\": \"DPX\"}, \"partitions\": "
@@ -132,7 +133,7 @@ static void kfd_node_collisions(void **state)
 {
         (void)state;
         expect_error("{\"gpus\": [" GPU0 ", \"kfd_node\": 0}]}", "KFD node 0 of gpu 0000:03:00.0 (partition 0) is also "
-                                                                   "used by a CPU");
+                                                                 "used by a CPU");
         expect_error("{\"gpus\": [" GPU0 ", \"kfd_node\": 1}, {\"pci\": \"0000:04:00.0\", \"device_id\": \"0x740f\", "
                      "\"card_minor\": 1, \"render_minor\": 129, \"kfd_node\": 1}]}",
                      "is also used by 0000:03:00.0");
@@ -208,15 +209,15 @@ static void mode_tables(void **state)
 int main(void)
 {
         const struct CMUnitTest tests[] = {
-                cmocka_unit_test(syntax_errors_have_line_and_column),
-                cmocka_unit_test(load_from_file_names_the_file),
-                cmocka_unit_test(unknown_keys_are_rejected),
-                cmocka_unit_test(bad_values),
-                cmocka_unit_test(properties),
-                cmocka_unit_test(partitions),
-                cmocka_unit_test(kfd_node_collisions),
-                cmocka_unit_test(defaults),
-                cmocka_unit_test(mode_tables),
+            cmocka_unit_test(syntax_errors_have_line_and_column),
+            cmocka_unit_test(load_from_file_names_the_file),
+            cmocka_unit_test(unknown_keys_are_rejected),
+            cmocka_unit_test(bad_values),
+            cmocka_unit_test(properties),
+            cmocka_unit_test(partitions),
+            cmocka_unit_test(kfd_node_collisions),
+            cmocka_unit_test(defaults),
+            cmocka_unit_test(mode_tables),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }

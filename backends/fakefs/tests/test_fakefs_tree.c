@@ -52,10 +52,9 @@ static void lookup_follows_links_in_the_middle(void **state)
         assert_int_equal(ctk_fakefs_tree_lookup(t, "/sys/abs/pci/devices/0000:03:00.0/vendor", false, &n), 0);
         assert_string_equal(n->data, "0x1002\n");
         /* "." and ".." work through links too, ".." of the root is the root */
-        assert_int_equal(
-                ctk_fakefs_tree_lookup(t, "/../sys/./bus/../bus/pci/devices/0000:03:00.0/../0000:03:00.0/vendor", false,
-                                       &n),
-                0);
+        assert_int_equal(ctk_fakefs_tree_lookup(
+                             t, "/../sys/./bus/../bus/pci/devices/0000:03:00.0/../0000:03:00.0/vendor", false, &n),
+                         0);
         assert_string_equal(n->data, "0x1002\n");
         assert_int_equal(ctk_fakefs_tree_lookup(t, "//sys//bus///pci/devices/0000:03:00.0//vendor", false, &n), 0);
         ctk_fakefs_tree_unref(t);
@@ -143,12 +142,12 @@ static void node_path_and_refcount(void **state)
 int main(void)
 {
         const struct CMUnitTest tests[] = {
-                cmocka_unit_test(children_are_sorted),
-                cmocka_unit_test(lookup_follows_links_in_the_middle),
-                cmocka_unit_test(final_link_followed_on_request),
-                cmocka_unit_test(lookup_errors),
-                cmocka_unit_test(add_errors),
-                cmocka_unit_test(node_path_and_refcount),
+            cmocka_unit_test(children_are_sorted),
+            cmocka_unit_test(lookup_follows_links_in_the_middle),
+            cmocka_unit_test(final_link_followed_on_request),
+            cmocka_unit_test(lookup_errors),
+            cmocka_unit_test(add_errors),
+            cmocka_unit_test(node_path_and_refcount),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }
