@@ -5,33 +5,10 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/select.h"
-
-/* Test double for core/uuid.c (weak: the library's definition wins when it is
- * linked in): optional 0x/0X, 1+ hex digits, at most 16 significant. */
-__attribute__((weak)) int ctk_uuid_parse(const char *s, uint64_t *out)
-{
-        if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
-                s += 2;
-        if (*s == '\0')
-                return -1;
-        while (s[0] == '0' && s[1] != '\0')
-                s++;
-        uint64_t v = 0;
-        size_t n = 0;
-        for (; *s != '\0'; s++, n++) {
-                if (!isxdigit((unsigned char)*s) || n >= 16)
-                        return -1;
-                int c = tolower((unsigned char)*s);
-                v = v * 16 + (uint64_t)(c <= '9' ? c - '0' : c - 'a' + 10);
-        }
-        *out = v;
-        return 0;
-}
 
 /* The 4-GPU host of the GPU tracker document. */
 static struct ctk_gpu seed_v[] = {
