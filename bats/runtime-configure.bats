@@ -268,10 +268,18 @@ EOF
         cmp "$BATS_TEST_TMPDIR/after" "$CFG"
 }
 
-@test "--remove without a file creates nothing" {
+@test "--remove and --unset-as-default without a file create nothing, not even its directory" {
         configure --remove
         [ "$status" -eq 0 ]
         [ "$output" = "Nothing to remove: the amd runtime is not configured in $CFG" ]
+        [ -z "$(dir_listing)" ]
+        CFG="$DIR/etc/docker/daemon.json"
+        configure --remove
+        [ "$status" -eq 0 ]
+        [ "$output" = "Nothing to remove: the amd runtime is not configured in $CFG" ]
+        configure --unset-as-default
+        [ "$status" -eq 0 ]
+        [ "$output" = "Nothing to change: amd is not the default runtime in $CFG" ]
         [ -z "$(dir_listing)" ]
 }
 

@@ -270,10 +270,18 @@ static int configure(const struct configure_opts *o)
         if (resolve_target(o->config_path, &path, &err) < 0)
                 return ctk_cli_fail(err);
 
+        /* Only adding creates missing directories; without them there is
+         * nothing to remove or unset (and nothing to lock). */
+        bool adding = !o->remove && !o->unset_default;
         _cleanup_close_ int lock = -1;
         if (!o->dry_run) {
-                if (make_parents(path, &err) < 0 || (lock = lock_dir(path, &err)) < 0)
+                if (adding && make_parents(path, &err) < 0)
                         return ctk_cli_fail(err);
+                if ((lock = lock_dir(path, &err)) < 0) {
+                        if (adding || err->code != ENOENT)
+                                return ctk_cli_fail(err);
+                        ctk_error_free(ctk_steal(&err));
+                }
         }
         struct loaded old = {0};
         if (load(path, &old, &err) < 0)
@@ -286,9 +294,9 @@ static int configure(const struct configure_opts *o)
         if (ctk_docker_config_parse(old_text != NULL ? old_text : "", old.len, o->config_path, &doc, &err) < 0)
                 return ctk_cli_fail(err);
         struct ctk_docker_edit edit = {
-            .action = o->remove          ? CTK_DOCKER_REMOVE
-                      : o->unset_default ? CTK_DOCKER_UNSET_DEFAULT
-                                         : CTK_DOCKER_ADD,
+            .action = adding      ? CTK_DOCKER_ADD
+                      : o->remove ? CTK_DOCKER_REMOVE
+                                  : CTK_DOCKER_UNSET_DEFAULT,
             .name = RUNTIME_NAME,
             .path = o->runtime_path,
             .args = o->args.v,
