@@ -390,6 +390,17 @@ expect_untouched() {
         expect_untouched "$CFG:1:2: \"default-runtime\" must be a string, not null; fix or remove it and try again"
 }
 
+@test "a failed save leaves the file byte-identical and no temporary files" {
+        printf '{"debug": true}\n' >"$CFG"
+        cp "$CFG" "$BATS_TEST_TMPDIR/orig"
+        mkdir "$CFG.bak" # the backup cannot be written
+        configure
+        [ "$status" -eq 1 ]
+        [[ "$output" == *"amd-ctk: cannot keep the previous configuration: cannot replace $CFG.bak: Is a directory"* ]] || { echo "$output"; false; }
+        cmp "$BATS_TEST_TMPDIR/orig" "$CFG"
+        [ "$(dir_listing | tr '\n' ' ')" = "daemon.json daemon.json.bak " ]
+}
+
 @test "a directory in place of the file: one clear error, left as it is" {
         mkdir "$CFG"
         configure

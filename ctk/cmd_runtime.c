@@ -250,6 +250,21 @@ static void report(const struct configure_opts *o, unsigned changes, const json_
         }
 }
 
+/* Keeps the previous file as PATH.bak (same mode), then replaces PATH. */
+static int save(const char *path, const struct loaded *old, const char *text, struct ctk_error **err)
+{
+        if (old->text != NULL) {
+                _cleanup_free_ char *bak = NULL;
+                if (asprintf(&bak, "%s.bak", path) < 0)
+                        return ctk_error_set(err, ENOMEM, "out of memory");
+                if (ctk_file_write_atomic(bak, old->text, old->len, old->mode, err) < 0)
+                        return ctk_error_prefix(err, "cannot keep the previous configuration");
+        }
+        if (ctk_file_write_atomic(path, text, strlen(text), old->text != NULL ? old->mode : NEW_FILE_MODE, err) < 0)
+                return ctk_error_prefix(err, "failed to save the config");
+        return 0;
+}
+
 static void report_unchanged(const struct configure_opts *o, enum ctk_docker_action action, const char *prev_default)
 {
         if (action == CTK_DOCKER_ADD)
@@ -322,23 +337,8 @@ static int configure(const struct configure_opts *o)
                 report_unchanged(o, edit.action, prev_default_copy);
                 return 0;
         }
-        if (old_text != NULL) {
-                _cleanup_free_ char *bak = NULL;
-                if (asprintf(&bak, "%s.bak", path) < 0)
-                        bak = NULL;
-                if (bak == NULL) {
-                        ctk_error_set(&err, ENOMEM, "out of memory");
-                        return ctk_cli_fail(err);
-                }
-                if (ctk_file_write_atomic(bak, old_text, old.len, old.mode, &err) < 0) {
-                        ctk_error_prefix(&err, "cannot keep the previous configuration");
-                        return ctk_cli_fail(err);
-                }
-        }
-        if (ctk_file_write_atomic(path, text, strlen(text), old_text != NULL ? old.mode : NEW_FILE_MODE, &err) < 0) {
-                ctk_error_prefix(&err, "failed to save the config");
+        if (save(path, &old, text, &err) < 0)
                 return ctk_cli_fail(err);
-        }
         report(o, changes, doc);
         printf("Updated the config file: %s\n", o->config_path);
         puts("Please restart docker daemon");
@@ -351,6 +351,8 @@ static int run_configure(int argc, char **argv)
                 fputs(configure_usage, stdout);
                 return 0;
         }
+        /* Progress lines and an error line on stderr appear in order. */
+        setvbuf(stdout, NULL, _IOLBF, 0);
         struct configure_opts o = {
             .runtime = "docker",
             .config_path = DEFAULT_DOCKER_CONFIG,
