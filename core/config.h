@@ -6,6 +6,7 @@
 #define CTK_CONFIG_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "error.h"
 #include "strv.h"
@@ -30,6 +31,9 @@ int ctk_config_defaults(struct ctk_config *out, struct ctk_error **err);
 /* Loads path over the defaults.  A missing file is not an error when
  * missing_ok (the default path); an explicitly named missing file is. */
 int ctk_config_load(const char *path, bool missing_ok, struct ctk_config *out, struct ctk_error **err);
+/* Parses the text of a config file (named `name` in messages) over the
+ * defaults.  Blank text means all defaults. */
+int ctk_config_parse(const char *text, size_t len, const char *name, struct ctk_config *out, struct ctk_error **err);
 /* Serialises the config as indented JSON (what `amd-ctk config default` prints). */
 char *ctk_config_dump(const struct ctk_config *c);
 void ctk_config_clear(struct ctk_config *c);
