@@ -1,0 +1,116 @@
+#include "fileio.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cleanup.h"
+
+int ctk_file_read_all(const char *path, char **out, size_t *len, struct ctk_error **err)
+{
+        _cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+        if (fd < 0)
+                return ctk_error_errno(err, errno, "cannot open %s", path);
+        size_t cap = 16384, n = 0;
+        _cleanup_free_ char *buf = malloc(cap);
+        if (buf == NULL)
+                return ctk_error_set(err, ENOMEM, "out of memory");
+        for (;;) {
+                if (n + 1 >= cap) {
+                        char *bigger = realloc(buf, cap * 2);
+                        if (bigger == NULL)
+                                return ctk_error_set(err, ENOMEM, "out of memory");
+                        buf = bigger;
+                        cap *= 2;
+                }
+                ssize_t r = read(fd, buf + n, cap - n - 1);
+                if (r < 0 && errno == EINTR)
+                        continue;
+                if (r < 0)
+                        return ctk_error_errno(err, errno, "cannot read %s", path);
+                if (r == 0)
+                        break;
+                n += (size_t)r;
+        }
+        buf[n] = '\0';
+        *out = ctk_steal(&buf);
+        if (len != NULL)
+                *len = n;
+        return 0;
+}
+
+static int write_all(int fd, const char *p, size_t len)
+{
+        while (len > 0) {
+                ssize_t w = write(fd, p, len);
+                if (w < 0 && errno == EINTR)
+                        continue;
+                if (w < 0)
+                        return -1;
+                p += w;
+                len -= (size_t)w;
+        }
+        return 0;
+}
+
+/* Gives the temporary file the mode and owner the final file should have. */
+static int copy_attributes(int fd, const char *path, mode_t new_mode)
+{
+        struct stat st;
+        if (stat(path, &st) < 0) {
+                if (errno != ENOENT)
+                        return -1;
+                return fchmod(fd, new_mode);
+        }
+        if ((st.st_uid != geteuid() || st.st_gid != getegid()) && fchown(fd, st.st_uid, st.st_gid) < 0 &&
+            errno != EPERM)
+                return -1;
+        return fchmod(fd, st.st_mode & 07777);
+}
+
+static void sync_dir(const char *dir)
+{
+        /* Best effort: the new file is in place already; some filesystems
+         * cannot fsync a directory. */
+        int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (fd >= 0) {
+                (void)fsync(fd);
+                close(fd);
+        }
+}
+
+int ctk_file_write_atomic(const char *path, const void *data, size_t len, mode_t new_mode, struct ctk_error **err)
+{
+        const char *slash = strrchr(path, '/');
+        _cleanup_free_ char *dir =
+            slash == NULL ? strdup(".") : strndup(path, slash == path ? 1 : (size_t)(slash - path));
+        const char *base = slash == NULL ? path : slash + 1;
+        _cleanup_free_ char *tmp = NULL;
+        if (dir == NULL || asprintf(&tmp, "%s/.%s.XXXXXX", dir, base) < 0)
+                return ctk_error_set(err, ENOMEM, "out of memory");
+        _cleanup_close_ int fd = mkostemp(tmp, O_CLOEXEC);
+        if (fd < 0)
+                return ctk_error_errno(err, errno, "cannot create a temporary file in %s", dir);
+        if (copy_attributes(fd, path, new_mode) < 0 || write_all(fd, data, len) < 0 || fsync(fd) < 0) {
+                int e = errno;
+                unlink(tmp);
+                return ctk_error_errno(err, e, "cannot write %s", tmp);
+        }
+        int fd2 = ctk_steal_fd(&fd);
+        if (close(fd2) < 0) {
+                int e = errno;
+                unlink(tmp);
+                return ctk_error_errno(err, e, "cannot write %s", tmp);
+        }
+        if (rename(tmp, path) < 0) {
+                int e = errno;
+                unlink(tmp);
+                return ctk_error_errno(err, e, "cannot replace %s", path);
+        }
+        sync_dir(dir);
+        return 0;
+}

@@ -1,0 +1,20 @@
+/* Whole-file reads and crash-safe whole-file replacement. */
+#ifndef CTK_FILEIO_H
+#define CTK_FILEIO_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "error.h"
+
+/* Reads the whole file into a NUL-terminated buffer (*out, owned by the
+ * caller).  Errors name the path and keep errno in err->code. */
+int ctk_file_read_all(const char *path, char **out, size_t *len, struct ctk_error **err);
+
+/* Replaces path with data: a temporary file in the same directory, written,
+ * fsync'ed, renamed over path, then the directory fsync'ed.  An existing
+ * file's mode (and owner, when permitted) is kept; a new one gets
+ * new_mode.  On failure path is unchanged and no temporary file remains. */
+int ctk_file_write_atomic(const char *path, const void *data, size_t len, mode_t new_mode, struct ctk_error **err);
+
+#endif

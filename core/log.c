@@ -1,0 +1,155 @@
+#include "log.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+static struct {
+        int fd;
+        enum ctk_log_level level;
+        const char *ident;
+} logger = {.fd = -1};
+
+static const char *const level_names[] = {"ERROR", "WARNING", "INFO", "DEBUG"};
+
+int ctk_log_level_parse(const char *s, enum ctk_log_level *out)
+{
+        static const struct {
+                const char *name;
+                enum ctk_log_level level;
+        } names[] = {{"error", CTK_LOG_ERROR},
+                     {"warning", CTK_LOG_WARNING},
+                     {"warn", CTK_LOG_WARNING},
+                     {"info", CTK_LOG_INFO},
+                     {"debug", CTK_LOG_DEBUG}};
+        for (size_t i = 0; s != NULL && i < sizeof(names) / sizeof(names[0]); i++) {
+                if (strcasecmp(s, names[i].name) == 0) {
+                        *out = names[i].level;
+                        return 0;
+                }
+        }
+        return -1;
+}
+
+const char *ctk_log_level_name(enum ctk_log_level level)
+{
+        return (unsigned)level < sizeof(level_names) / sizeof(level_names[0]) ? level_names[level] : "UNKNOWN";
+}
+
+void ctk_log_open(const char *ident, const char *path, enum ctk_log_level level)
+{
+        ctk_log_close();
+        logger.ident = ident;
+        logger.level = level;
+        if (path == NULL || *path == '\0')
+                return;
+        logger.fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOCTTY, 0640);
+}
+
+void ctk_log_close(void)
+{
+        if (logger.fd >= 0)
+                close(logger.fd);
+        logger.fd = -1;
+}
+
+bool ctk_log_enabled(enum ctk_log_level level)
+{
+        return logger.fd >= 0 && level <= logger.level;
+}
+
+void ctk_format_rfc3339(const struct timespec *ts, bool millis, char buf[CTK_RFC3339_MAX])
+{
+        struct tm tm;
+        time_t t = ts->tv_sec;
+        if (localtime_r(&t, &tm) == NULL) {
+                snprintf(buf, CTK_RFC3339_MAX, "1970-01-01T00:00:00Z");
+                return;
+        }
+        size_t n = strftime(buf, CTK_RFC3339_MAX, "%Y-%m-%dT%H:%M:%S", &tm);
+        if (millis)
+                n += (size_t)snprintf(buf + n, CTK_RFC3339_MAX - n, ".%03ld", ts->tv_nsec / 1000000);
+        long off = tm.tm_gmtoff;
+        if (off == 0) {
+                snprintf(buf + n, CTK_RFC3339_MAX - n, "Z");
+                return;
+        }
+        char sign = off < 0 ? '-' : '+';
+        off = off < 0 ? -off : off;
+        snprintf(buf + n, CTK_RFC3339_MAX - n, "%c%02ld:%02ld", sign, off / 3600, off / 60 % 60);
+}
+
+char *ctk_log_quote(const char *s)
+{
+        size_t len = strlen(s);
+        char *out = malloc(len * 4 + 3), *p = out;
+        if (out == NULL)
+                return NULL;
+        *p++ = '"';
+        for (; *s != '\0'; s++) {
+                unsigned char c = (unsigned char)*s;
+                if (c == '"' || c == '\\') {
+                        *p++ = '\\';
+                        *p++ = (char)c;
+                } else if (c == '\n') {
+                        p = stpcpy(p, "\\n");
+                } else if (c == '\r') {
+                        p = stpcpy(p, "\\r");
+                } else if (c == '\t') {
+                        p = stpcpy(p, "\\t");
+                } else if (c < 0x20 || c == 0x7f) {
+                        p += sprintf(p, "\\x%02x", c);
+                } else {
+                        *p++ = (char)c;
+                }
+        }
+        *p++ = '"';
+        *p = '\0';
+        return out;
+}
+
+char *ctk_log_format_line(const struct timespec *ts, enum ctk_log_level level, long pid, const char *ident,
+                          const char *msg)
+{
+        char when[CTK_RFC3339_MAX];
+        ctk_format_rfc3339(ts, true, when);
+        char *full = NULL;
+        if (asprintf(&full, "%s%s%s", ident != NULL ? ident : "", ident != NULL ? " " : "", msg) < 0)
+                return NULL;
+        char *quoted = ctk_log_quote(full);
+        free(full);
+        if (quoted == NULL)
+                return NULL;
+        char *line = NULL;
+        if (asprintf(&line, "time=%s level=%s pid=%ld msg=%s\n", when, ctk_log_level_name(level), pid, quoted) < 0)
+                line = NULL;
+        free(quoted);
+        return line;
+}
+
+void ctk_log(enum ctk_log_level level, const char *fmt, ...)
+{
+        if (!ctk_log_enabled(level))
+                return;
+        int saved = errno;
+        char *msg = NULL;
+        va_list ap;
+        va_start(ap, fmt);
+        int r = vasprintf(&msg, fmt, ap);
+        va_end(ap);
+        if (r >= 0) {
+                struct timespec ts;
+                clock_gettime(CLOCK_REALTIME, &ts);
+                char *line = ctk_log_format_line(&ts, level, (long)getpid(), logger.ident, msg);
+                if (line != NULL)
+                        (void)!write(logger.fd, line, strlen(line));
+                free(line);
+                free(msg);
+        }
+        errno = saved;
+}

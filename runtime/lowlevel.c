@@ -1,0 +1,105 @@
+#include "lowlevel.h"
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/cleanup.h"
+
+struct identity {
+        bool known;
+        dev_t dev;
+        ino_t ino;
+};
+
+/* 1: a usable runtime, 0: not one (absent, not executable), -2: this program. */
+static int usable(const char *path, const struct identity *self)
+{
+        struct stat st;
+        if (stat(path, &st) < 0 || !S_ISREG(st.st_mode) || access(path, X_OK) < 0)
+                return 0;
+        if (self->known && st.st_dev == self->dev && st.st_ino == self->ino)
+                return -2;
+        return 1;
+}
+
+/* Looks name up in the directories of path_env, then of RT_DEFAULT_PATH. */
+static char *search(const char *name, const char *path_env, const struct identity *self, bool *found_self)
+{
+        _cleanup_free_ char *dirs = NULL;
+        if (asprintf(&dirs, "%s:%s", path_env != NULL ? path_env : "", RT_DEFAULT_PATH) < 0)
+                return NULL;
+        char *save = NULL;
+        for (char *dir = strtok_r(dirs, ":", &save); dir != NULL; dir = strtok_r(NULL, ":", &save)) {
+                if (dir[0] != '/')
+                        continue; /* relative entries (and "" = ".") are not trusted */
+                char *full = NULL;
+                if (asprintf(&full, "%s/%s", dir, name) < 0)
+                        return NULL;
+                int u = usable(full, self);
+                if (u == 1)
+                        return full;
+                if (u == -2)
+                        *found_self = true;
+                free(full);
+        }
+        return NULL;
+}
+
+int rt_lowlevel_find(const char *configured, const char *path_env, const char *self, char **out, struct ctk_error **err)
+{
+        struct identity me = {0};
+        struct stat st;
+        if (self != NULL && stat(self, &st) == 0)
+                me = (struct identity){true, st.st_dev, st.st_ino};
+        *out = NULL;
+        bool found_self = false;
+        if (configured != NULL) {
+                if (strchr(configured, '/') != NULL) {
+                        int u = usable(configured, &me);
+                        if (u == -2)
+                                return ctk_error_set(err, ELOOP,
+                                                     "runtime-path %s is amd-container-runtime itself; "
+                                                     "set it to runc or crun",
+                                                     configured);
+                        if (u == 0)
+                                return ctk_error_set(err, ENOENT, "runtime-path %s is not an executable file",
+                                                     configured);
+                        *out = strdup(configured);
+                } else {
+                        *out = search(configured, path_env, &me, &found_self);
+                        if (*out == NULL)
+                                return ctk_error_set(err, ENOENT, "runtime-path %s: not found on PATH%s", configured,
+                                                     found_self ? " (except this program)" : "");
+                }
+                return *out != NULL ? 0 : ctk_error_set(err, ENOMEM, "out of memory");
+        }
+        static const char *const defaults[] = {"runc", "crun"};
+        for (size_t i = 0; i < sizeof(defaults) / sizeof(defaults[0]); i++) {
+                *out = search(defaults[i], path_env, &me, &found_self);
+                if (*out != NULL)
+                        return 0;
+        }
+        return ctk_error_set(err, ENOENT,
+                             "no low-level runtime found: neither runc nor crun is on PATH; "
+                             "set runtime-path in the configuration file");
+}
+
+int rt_lowlevel_exec(const char *runtime, char *const args[], int n, struct ctk_error **err)
+{
+        char **argv = calloc((size_t)n + 2, sizeof(*argv));
+        if (argv == NULL)
+                return ctk_error_set(err, ENOMEM, "out of memory");
+        const char *slash = strrchr(runtime, '/');
+        argv[0] = (char *)(slash != NULL ? slash + 1 : runtime);
+        for (int i = 0; i < n; i++)
+                argv[i + 1] = args[i];
+        execv(runtime, argv);
+        int e = errno;
+        free(argv);
+        return ctk_error_errno(err, e, "cannot execute %s", runtime);
+}

@@ -1,0 +1,98 @@
+/* amd-container-runtime: an OCI runtime shim over runc/crun.
+ *
+ * On create/run it gives the container the GPUs its spec asks for, then it
+ * execs the low-level runtime with the same arguments (minus our leading
+ * options).  It never writes to stdout: stdout belongs to runc. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "args.h"
+#include "core/cleanup.h"
+#include "core/config.h"
+#include "core/log.h"
+#include "create.h"
+#include "lowlevel.h"
+#include "runc_log.h"
+
+#define IDENT "amd-container-runtime"
+
+static int fail(const struct rt_args *a, const struct ctk_error *err)
+{
+        const char *msg = err != NULL ? err->msg : "unknown error";
+        _cleanup_free_ char *line = NULL;
+        if (asprintf(&line, IDENT ": %s", msg) < 0)
+                line = NULL;
+        fprintf(stderr, "%s\n", line != NULL ? line : msg);
+        ctk_log(CTK_LOG_ERROR, "%s", msg);
+        rt_runc_log_error(a, line != NULL ? line : msg);
+        return 1;
+}
+
+static int load_config(const struct rt_args *a, struct ctk_config *cfg, struct ctk_error **err)
+{
+        const char *path = a->amd_config;
+        if (path == NULL) {
+                path = getenv("AMD_CTK_CONFIG");
+                if (path != NULL && *path == '\0')
+                        path = NULL;
+        }
+        bool missing_ok = path == NULL;
+        if (path == NULL)
+                path = CTK_DEFAULT_CONFIG_PATH;
+        return ctk_config_load(path, missing_ok, cfg, err);
+}
+
+static void open_log(const struct ctk_config *cfg, const struct rt_args *a)
+{
+        enum ctk_log_level level = CTK_LOG_INFO;
+        if (cfg->log_level != NULL)
+                (void)ctk_log_level_parse(cfg->log_level, &level);
+        if (a->debug)
+                level = CTK_LOG_DEBUG;
+        ctk_log_open(IDENT, cfg->log_file, level);
+}
+
+static void print_version(void)
+{
+        /* Before runc's own lines: `docker info` keeps the last line that
+         * contains "version" and the "commit:" line, which stay runc's. */
+        static const char line[] = IDENT " version " CTK_VERSION " (" CTK_GIT_COMMIT ")\n";
+        (void)!write(STDOUT_FILENO, line, sizeof(line) - 1);
+}
+
+int main(int argc, char **argv)
+{
+        struct rt_args a;
+        _cleanup_error_ struct ctk_error *err = NULL;
+        if (rt_args_parse(argc, argv, &a, &err) < 0)
+                return fail(&a, err);
+
+        struct ctk_config cfg = {0};
+        if (load_config(&a, &cfg, &err) < 0) {
+                int r = fail(&a, err);
+                ctk_config_clear(&cfg);
+                return r;
+        }
+        open_log(&cfg, &a);
+
+        _cleanup_free_ char *runtime = NULL;
+        int r = rt_lowlevel_find(cfg.runtime_path, getenv("PATH"), "/proc/self/exe", &runtime, &err);
+        if (r == 0 && rt_args_edits_spec(&a))
+                r = rt_create_prepare(&cfg, &a, &err);
+        /* GPU tracker: on RT_CMD_DELETE, release the GPUs held by a.id here. */
+        ctk_config_clear(&cfg);
+        if (r < 0) {
+                r = fail(&a, err);
+                ctk_log_close();
+                return r;
+        }
+
+        if (a.version)
+                print_version();
+        ctk_log(CTK_LOG_DEBUG, "%s %s: exec %s", a.command_name != NULL ? a.command_name : "(no command)",
+                a.id != NULL ? a.id : "", runtime);
+        rt_lowlevel_exec(runtime, argv + a.runc_argi, argc - a.runc_argi, &err);
+        return fail(&a, err);
+}

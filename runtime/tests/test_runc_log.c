@@ -1,0 +1,82 @@
+/* Errors in runc's log format, as containerd reads them back. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "core/cleanup.h"
+#include "core/fileio.h"
+#include "runtime/runc_log.h"
+#include "runtime/tests/pending_doubles.h"
+
+static const struct timespec when = {.tv_sec = 1777389697, .tv_nsec = 999999999};
+
+static void test_json_line(void **state)
+{
+        (void)state;
+        setenv("TZ", "UTC", 1);
+        _cleanup_free_ char *line =
+            rt_runc_log_line("json", "error", "AMD_VISIBLE_DEVICES: GPU 9 does not exist \"x\"", &when);
+        assert_string_equal(line, "{\"level\":\"error\",\"msg\":\"AMD_VISIBLE_DEVICES: GPU 9 does not exist "
+                                  "\\\"x\\\"\",\"time\":\"2026-04-28T15:21:37Z\"}\n");
+        /* It is one JSON document per line that decodes back to the message. */
+        json_error_t e;
+        _cleanup_json_ json_t *j = json_loads(line, 0, &e);
+        assert_non_null(j);
+        assert_string_equal(json_string_value(json_object_get(j, "msg")),
+                            "AMD_VISIBLE_DEVICES: GPU 9 does not exist \"x\"");
+}
+
+static void test_text_line(void **state)
+{
+        (void)state;
+        setenv("TZ", "UTC", 1);
+        _cleanup_free_ char *line = rt_runc_log_line("text", "error", "bad \"x\"\nsecond", &when);
+        assert_string_equal(line, "time=\"2026-04-28T15:21:37Z\" level=error msg=\"bad \\\"x\\\"\\nsecond\"\n");
+        _cleanup_free_ char *dflt = rt_runc_log_line(NULL, "error", "m", &when);
+        assert_string_equal(dflt, "time=\"2026-04-28T15:21:37Z\" level=error msg=\"m\"\n");
+}
+
+static void test_appends_to_log_file(void **state)
+{
+        (void)state;
+        char path[] = "/tmp/rt-runclog-XXXXXX";
+        int fd = mkstemp(path);
+        assert_true(fd >= 0);
+        const char *runc_line = "{\"level\":\"info\",\"msg\":\"runc said\",\"time\":\"2026-04-28T15:21:37Z\"}\n";
+        assert_int_equal(write(fd, runc_line, strlen(runc_line)), (ssize_t)strlen(runc_line));
+        close(fd);
+        struct rt_args a = {.log = path, .log_format = "json"};
+        rt_runc_log_error(&a, "first");
+        rt_runc_log_error(&a, "second");
+        _cleanup_free_ char *text = NULL;
+        _cleanup_error_ struct ctk_error *err = NULL;
+        assert_int_equal(ctk_file_read_all(path, &text, NULL, &err), 0);
+        assert_int_equal(strncmp(text, runc_line, strlen(runc_line)), 0);
+        const char *l2 = text + strlen(runc_line);
+        assert_int_equal(strncmp(l2, "{\"level\":\"error\",\"msg\":\"first\",\"time\":\"", 39), 0);
+        assert_non_null(strstr(l2, "\n{\"level\":\"error\",\"msg\":\"second\",\"time\":\""));
+        unlink(path);
+
+        /* No --log, or stderr: nothing to do (the message went to stderr). */
+        struct rt_args none = {0};
+        rt_runc_log_error(&none, "ignored");
+        struct rt_args to_stderr = {.log = "/dev/stderr"};
+        rt_runc_log_error(&to_stderr, "ignored");
+}
+
+int main(void)
+{
+        const struct CMUnitTest tests[] = {
+            cmocka_unit_test(test_json_line),
+            cmocka_unit_test(test_text_line),
+            cmocka_unit_test(test_appends_to_log_file),
+        };
+        return cmocka_run_group_tests(tests, NULL, NULL);
+}
