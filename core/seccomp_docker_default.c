@@ -188,23 +188,11 @@ static json_t *string_array(const char *const *v)
         return arr;
 }
 
-/* Adds key -> json to obj unless json is NULL because there is nothing to say.
- * Returns false on allocation failure. */
-static bool set_opt(json_t *obj, const char *key, json_t *value, bool wanted)
+/* obj[key] = value, taking value; false when value is NULL (out of memory) or
+ * the member cannot be set. */
+static bool put(json_t *obj, const char *key, json_t *value)
 {
-        if (!wanted)
-                return true;
         return value != NULL && json_object_set_new(obj, key, value) == 0;
-}
-
-static json_t *filter_json(const struct filter *f)
-{
-        _cleanup_json_ json_t *o = json_object();
-        if (o == NULL || !set_opt(o, "caps", f->caps ? string_array(f->caps) : NULL, f->caps != NULL) ||
-            !set_opt(o, "arches", f->arches ? string_array(f->arches) : NULL, f->arches != NULL) ||
-            !set_opt(o, "minKernel", f->min_kernel ? json_string(f->min_kernel) : NULL, f->min_kernel != NULL))
-                return NULL;
-        return ctk_steal(&o);
 }
 
 static bool filter_empty(const struct filter *f)
@@ -212,22 +200,31 @@ static bool filter_empty(const struct filter *f)
         return f->caps == NULL && f->arches == NULL && f->min_kernel == NULL;
 }
 
+static json_t *filter_json(const struct filter *f)
+{
+        _cleanup_json_ json_t *o = json_object();
+        if (o == NULL || (f->caps != NULL && !put(o, "caps", string_array(f->caps))) ||
+            (f->arches != NULL && !put(o, "arches", string_array(f->arches))) ||
+            (f->min_kernel != NULL && !put(o, "minKernel", json_string(f->min_kernel))))
+                return NULL;
+        return ctk_steal(&o);
+}
+
+static json_t *args_json(const struct arg_cond *a)
+{
+        return json_pack("[{s:I, s:I, s:s}]", "index", (json_int_t)a->index, "value", (json_int_t)a->value, "op",
+                         a->op);
+}
+
 static json_t *rule_json(const struct rule *r)
 {
         _cleanup_json_ json_t *o = json_object();
-        if (o == NULL || !set_opt(o, "names", string_array(r->names), true) ||
-            !set_opt(o, "action", json_string(r->action), true) ||
-            !set_opt(o, "errnoRet", r->errno_ret != 0 ? json_integer(r->errno_ret) : NULL, r->errno_ret != 0))
-                return NULL;
-        if (r->arg.op != NULL) {
-                json_t *cond = json_pack("{s:I, s:I, s:s}", "index", (json_int_t)r->arg.index, "value",
-                                         (json_int_t)r->arg.value, "op", r->arg.op);
-                if (!set_opt(o, "args", cond != NULL ? json_pack("[o]", cond) : NULL, true))
-                        return NULL;
-        }
-        if (!set_opt(o, "comment", r->comment ? json_string(r->comment) : NULL, r->comment != NULL) ||
-            !set_opt(o, "includes", filter_json(&r->includes), !filter_empty(&r->includes)) ||
-            !set_opt(o, "excludes", filter_json(&r->excludes), !filter_empty(&r->excludes)))
+        if (o == NULL || !put(o, "names", string_array(r->names)) || !put(o, "action", json_string(r->action)) ||
+            (r->errno_ret != 0 && !put(o, "errnoRet", json_integer(r->errno_ret))) ||
+            (r->arg.op != NULL && !put(o, "args", args_json(&r->arg))) ||
+            (r->comment != NULL && !put(o, "comment", json_string(r->comment))) ||
+            (!filter_empty(&r->includes) && !put(o, "includes", filter_json(&r->includes))) ||
+            (!filter_empty(&r->excludes) && !put(o, "excludes", filter_json(&r->excludes))))
                 return NULL;
         return ctk_steal(&o);
 }

@@ -3,8 +3,11 @@
  * Prints a Docker seccomp profile that also allows the NUMA memory-policy
  * syscalls, for `docker run --security-opt seccomp=FILE` without our runtime. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "core/cleanup.h"
@@ -38,10 +41,26 @@ static const char profile_usage[] = "Usage: amd-ctk seccomp profile [--base FILE
 
 static int load_base(const char *path, json_t **out, struct ctk_error **err)
 {
-        json_error_t jerr;
         bool is_stdin = strcmp(path, "-") == 0;
-        json_t *j = is_stdin ? json_loadf(stdin, 0, &jerr) : json_load_file(path, 0, &jerr);
         const char *name = is_stdin ? "<stdin>" : path;
+        _cleanup_fclose_ FILE *f = NULL;
+        if (!is_stdin) {
+                int fd = open(path, O_RDONLY | O_CLOEXEC);
+                if (fd < 0)
+                        return ctk_error_errno(err, errno, "cannot open %s", path);
+                struct stat st;
+                if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+                        close(fd);
+                        return ctk_error_errno(err, EISDIR, "cannot read %s", path);
+                }
+                if ((f = fdopen(fd, "r")) == NULL) {
+                        int e = errno;
+                        close(fd);
+                        return ctk_error_errno(err, e, "cannot open %s", path);
+                }
+        }
+        json_error_t jerr;
+        json_t *j = json_loadf(is_stdin ? stdin : f, 0, &jerr);
         if (j == NULL) {
                 if (jerr.line <= 0)
                         return ctk_error_set(err, EINVAL, "cannot read %s: %s", name, jerr.text);
@@ -64,8 +83,12 @@ static int run_profile(int argc, char **argv)
                 } else if (strncmp(argv[i], "--base=", 7) == 0) {
                         base = argv[i] + 7;
                 } else {
-                        fprintf(stderr, "amd-ctk: seccomp profile: unexpected argument '%s'\n\n%s", argv[i],
-                                profile_usage);
+                        fprintf(stderr,
+                                strcmp(argv[i], "--base") == 0
+                                    ? "amd-ctk: seccomp profile: option %s needs a file name\n"
+                                    : "amd-ctk: seccomp profile: unexpected argument '%s'\n"
+                                      "Run 'amd-ctk seccomp profile --help' for usage.\n",
+                                argv[i]);
                         return 2;
                 }
         }
