@@ -68,58 +68,87 @@ static const char *node_host_path(const json_t *n)
         return hp != NULL && hp[0] != '\0' ? hp : json_string_value(json_object_get(n, "path"));
 }
 
+#define MAX_LISTED 8 /* paths named per list; the rest are counted */
+
+static bool expected_has(const struct ctk_cdi_device *d, const char *path)
+{
+        for (size_t k = 0; k < d->n; k++)
+                if (strcmp(d->nodes[k]->path, path) == 0)
+                        return true;
+        return false;
+}
+
+static bool spec_has(const json_t *nodes, const char *path)
+{
+        size_t j;
+        const json_t *n;
+        json_array_foreach(nodes, j, n)
+        {
+                const char *p = node_host_path(n);
+                if (p != NULL && strcmp(p, path) == 0)
+                        return true;
+        }
+        return false;
+}
+
+/* Appends path to a list "a, b, c" of at most MAX_LISTED; returns the count. */
+static size_t list_path(FILE *f, size_t count, const char *path)
+{
+        if (count < MAX_LISTED)
+                fprintf(f, "%s%s", count > 0 ? ", " : "", path);
+        return count + 1;
+}
+
+static void list_end(FILE *f, size_t count)
+{
+        if (count > MAX_LISTED)
+                fprintf(f, " and %zu more", count - MAX_LISTED);
+}
+
 static char *join_expected(const struct ctk_cdi_device *d)
 {
         char *s = NULL;
-        size_t len = 0;
+        size_t len = 0, count = 0;
         FILE *f = open_memstream(&s, &len);
         if (f == NULL)
                 return NULL;
         for (size_t i = 0; i < d->n; i++)
-                fprintf(f, "%s%s", i > 0 ? ", " : "", d->nodes[i]->path);
+                count = list_path(f, count, d->nodes[i]->path);
+        list_end(f, count);
         fclose(f);
         return s;
 }
 
-static char *join_spec(const json_t *nodes)
+/* Node paths only in the spec and only on the host, for one device. */
+static void compare_paths(const char *dev, const json_t *nodes, const struct ctk_cdi_device *d, struct fresh *f)
 {
-        char *s = NULL;
-        size_t len = 0;
-        FILE *f = open_memstream(&s, &len);
-        if (f == NULL)
-                return NULL;
-        size_t i;
+        _cleanup_free_ char *s = NULL;
+        size_t len = 0, extra = 0, missing = 0, i;
         const json_t *n;
+        FILE *m = open_memstream(&s, &len);
+        if (m == NULL)
+                return;
         json_array_foreach(nodes, i, n)
         {
                 const char *p = node_host_path(n);
-                fprintf(f, "%s%s", i > 0 ? ", " : "", p != NULL ? p : "?");
-        }
-        if (json_array_size(nodes) == 0)
-                fputs("no device nodes", f);
-        fclose(f);
-        return s;
-}
-
-/* Same paths, regardless of order? */
-static bool same_paths(const json_t *nodes, const struct ctk_cdi_device *d)
-{
-        if (json_array_size(nodes) != d->n)
-                return false;
-        for (size_t i = 0; i < d->n; i++) {
-                size_t want = 0, have = 0, j;
-                const json_t *n;
-                for (size_t k = 0; k < d->n; k++)
-                        want += strcmp(d->nodes[k]->path, d->nodes[i]->path) == 0;
-                json_array_foreach(nodes, j, n)
-                {
-                        const char *p = node_host_path(n);
-                        have += p != NULL && strcmp(p, d->nodes[i]->path) == 0;
+                if (p != NULL && !expected_has(d, p)) {
+                        if (extra == 0)
+                                fputs("in the spec but not on this host: ", m);
+                        extra = list_path(m, extra, p);
                 }
-                if (want != have)
-                        return false;
         }
-        return true;
+        list_end(m, extra);
+        for (i = 0; i < d->n; i++) {
+                if (spec_has(nodes, d->nodes[i]->path))
+                        continue;
+                if (missing == 0)
+                        fputs(extra > 0 ? "; on this host but not in the spec: " : "on this host but not in the spec: ",
+                              m);
+                missing = list_path(m, missing, d->nodes[i]->path);
+        }
+        list_end(m, missing);
+        if (fclose(m) == 0 && extra + missing > 0)
+                problem(f, "device %s: %s", dev, s);
 }
 
 static void compare_node(const char *dev, const json_t *n, const struct ctk_devnode *h, struct fresh *f)
@@ -182,10 +211,7 @@ static void compare_device(const json_t *sd, const char *name, const struct ctk_
 {
         const json_t *edits = json_object_get(sd, "containerEdits");
         const json_t *nodes = json_object_get(edits, "deviceNodes");
-        if (!same_paths(nodes, d)) {
-                _cleanup_free_ char *have = join_spec(nodes), *want = join_expected(d);
-                problem(f, "device %s: the spec has %s; this host has %s", name, have ? have : "?", want ? want : "?");
-        }
+        compare_paths(name, nodes, d, f);
         size_t i;
         const json_t *n;
         json_array_foreach(nodes, i, n)

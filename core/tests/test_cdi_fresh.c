@@ -109,11 +109,11 @@ static void test_devices_missing_and_extra(void **state)
         json_t *spec = generate(&h1, false, false);
         /* the host gained GPUs (card1/renderD128 is now index 0) */
         const char *gained[] = {
-            "device 0: the spec has /dev/dri/card0, /dev/dri/renderD128, /dev/kfd; this host has /dev/dri/card1, "
-            "/dev/dri/renderD128, /dev/kfd",
-            "device all: the spec has /dev/dri/card0, /dev/dri/renderD128, /dev/kfd; this host has "
-            "/dev/dri/card1, /dev/dri/renderD128, /dev/dri/card2, /dev/dri/renderD129, /dev/dri/card3, "
-            "/dev/dri/renderD130, /dev/dri/renderD131, /dev/kfd",
+            "device 0: in the spec but not on this host: /dev/dri/card0; on this host but not in the spec: "
+            "/dev/dri/card1",
+            "device all: in the spec but not on this host: /dev/dri/card0; on this host but not in the spec: "
+            "/dev/dri/card1, /dev/dri/card2, /dev/dri/renderD129, /dev/dri/card3, /dev/dri/renderD130, "
+            "/dev/dri/renderD131",
             "device 1 is on this host (/dev/dri/card2, /dev/dri/renderD129, /dev/kfd), but not in the spec",
             "device 2 is on this host (/dev/dri/card3, /dev/dri/renderD130, /dev/kfd), but not in the spec",
             "device 3 is on this host (/dev/dri/renderD131, /dev/kfd), but not in the spec",
@@ -194,6 +194,40 @@ static void test_go_style_spec(void **state)
         test_host_free(&h);
 }
 
+static void test_long_lists_are_shortened(void **state)
+{
+        (void)state;
+        struct ctk_cdi_host h4, h1;
+        test_host_4(&h4);
+        test_host_1(&h1);
+        json_t *spec = generate(&h4, false, false);
+        /* "all" of the 4-GPU spec has 7 DRM nodes the 1-GPU host lacks; the
+         * 4-GPU host's "all" device, compared with a 1-GPU spec, 8 extra ones */
+        json_t *all = json_array_get(json_object_get(spec, "devices"), 4);
+        json_t *nodes = json_object_get(json_object_get(all, "containerEdits"), "deviceNodes");
+        json_array_insert_new(nodes, 0, json_pack("{s:s}", "path", "/dev/dri/renderD200"));
+        json_array_insert_new(nodes, 0, json_pack("{s:s}", "path", "/dev/dri/renderD201"));
+        struct ctk_cdi_report rep = {0};
+        ctk_cdi_fresh_check(spec, &h1, &rep);
+        assert_true(ctk_strv_contains(&rep.errors, "device all: in the spec but not on this host: /dev/dri/renderD201, "
+                                                   "/dev/dri/renderD200, /dev/dri/card1, /dev/dri/card2, "
+                                                   "/dev/dri/renderD129, /dev/dri/card3, /dev/dri/renderD130, "
+                                                   "/dev/dri/renderD131; on this host but not in the spec: "
+                                                   "/dev/dri/card0"));
+        json_array_insert_new(nodes, 0, json_pack("{s:s}", "path", "/dev/dri/renderD202"));
+        ctk_cdi_report_clear(&rep);
+        ctk_cdi_fresh_check(spec, &h1, &rep);
+        assert_true(ctk_strv_contains(&rep.errors, "device all: in the spec but not on this host: /dev/dri/renderD202, "
+                                                   "/dev/dri/renderD201, /dev/dri/renderD200, /dev/dri/card1, "
+                                                   "/dev/dri/card2, /dev/dri/renderD129, /dev/dri/card3, "
+                                                   "/dev/dri/renderD130 and 1 more; on this host but not in the spec: "
+                                                   "/dev/dri/card0"));
+        ctk_cdi_report_clear(&rep);
+        json_decref(spec);
+        test_host_free(&h4);
+        test_host_free(&h1);
+}
+
 static void test_foreign_device_name(void **state)
 {
         (void)state;
@@ -220,6 +254,7 @@ int main(void)
             cmocka_unit_test(test_uuid_devices),
             cmocka_unit_test(test_additional_gids),
             cmocka_unit_test(test_go_style_spec),
+            cmocka_unit_test(test_long_lists_are_shortened),
             cmocka_unit_test(test_foreign_device_name),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
