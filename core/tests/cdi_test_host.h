@@ -64,26 +64,4 @@ static inline void test_host_free(struct ctk_cdi_host *h)
         *h = (struct ctk_cdi_host){0};
 }
 
-/* Test doubles for the UUID helpers of core/gpu.h (implemented with
- * discovery); the CDI code only formats and parses "0x..." names. */
-#include <errno.h>
-#include <inttypes.h>
-#include <stdio.h>
-void ctk_uuid_format(uint64_t uuid, char buf[CTK_UUID_STRLEN])
-{
-        snprintf(buf, CTK_UUID_STRLEN, "0x%" PRIX64, uuid);
-}
-int ctk_uuid_parse(const char *s, uint64_t *out)
-{
-        if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
-                s += 2;
-        char *end = NULL;
-        errno = 0;
-        unsigned long long v = strtoull(s, &end, 16);
-        if (*s == '\0' || *end != '\0' || errno != 0 || *s == '-' || *s == '+')
-                return -1;
-        *out = v;
-        return 0;
-}
-
 #endif
