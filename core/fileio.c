@@ -2,8 +2,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <libgen.h>
-#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,29 +15,23 @@ int ctk_file_read_all(const char *path, char **out, size_t *len, struct ctk_erro
         _cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
         if (fd < 0)
                 return ctk_error_errno(err, errno, "cannot open %s", path);
-        struct stat st;
-        if (fstat(fd, &st) < 0)
-                return ctk_error_errno(err, errno, "cannot stat %s", path);
-        if (!S_ISREG(st.st_mode))
-                return ctk_error_set(err, EINVAL, "%s is not a regular file", path);
-        size_t cap = st.st_size > 0 ? (size_t)st.st_size + 1 : 4096, n = 0;
-        _cleanup_free_ char *buf = malloc(cap + 1);
+        size_t cap = 16384, n = 0;
+        _cleanup_free_ char *buf = malloc(cap);
         if (buf == NULL)
-                return ctk_error_set(err, ENOMEM, "out of memory reading %s", path);
+                return ctk_error_set(err, ENOMEM, "out of memory");
         for (;;) {
-                if (n == cap) {
-                        char *b = realloc(buf, cap * 2 + 1);
-                        if (b == NULL)
-                                return ctk_error_set(err, ENOMEM, "out of memory reading %s", path);
-                        buf = b;
+                if (n + 1 >= cap) {
+                        char *bigger = realloc(buf, cap * 2);
+                        if (bigger == NULL)
+                                return ctk_error_set(err, ENOMEM, "out of memory");
+                        buf = bigger;
                         cap *= 2;
                 }
-                ssize_t r = read(fd, buf + n, cap - n);
-                if (r < 0) {
-                        if (errno == EINTR)
-                                continue;
+                ssize_t r = read(fd, buf + n, cap - n - 1);
+                if (r < 0 && errno == EINTR)
+                        continue;
+                if (r < 0)
                         return ctk_error_errno(err, errno, "cannot read %s", path);
-                }
                 if (r == 0)
                         break;
                 n += (size_t)r;
@@ -51,115 +43,74 @@ int ctk_file_read_all(const char *path, char **out, size_t *len, struct ctk_erro
         return 0;
 }
 
-static int write_all(int fd, const char *data, size_t len)
+static int write_all(int fd, const char *p, size_t len)
 {
         while (len > 0) {
-                ssize_t w = write(fd, data, len);
-                if (w < 0) {
-                        if (errno == EINTR)
-                                continue;
+                ssize_t w = write(fd, p, len);
+                if (w < 0 && errno == EINTR)
+                        continue;
+                if (w < 0)
                         return -1;
-                }
-                data += w;
+                p += w;
                 len -= (size_t)w;
         }
         return 0;
 }
 
-int ctk_fsync_parent_dir(const char *path, struct ctk_error **err)
+/* Gives the temporary file the mode and owner the final file should have. */
+static int copy_attributes(int fd, const char *path, mode_t new_mode)
 {
-        _cleanup_free_ char *copy = strdup(path);
-        if (copy == NULL)
-                return ctk_error_set(err, ENOMEM, "out of memory");
-        const char *dir = dirname(copy);
-        _cleanup_close_ int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-        if (dfd < 0)
-                return ctk_error_errno(err, errno, "cannot open directory %s", dir);
-        if (fsync(dfd) < 0)
-                return ctk_error_errno(err, errno, "cannot sync directory %s", dir);
-        return 0;
-}
-
-static int open_tmp(const char *path, const char *tmp_path, mode_t mode, char **used, struct ctk_error **err)
-{
-        int fd;
-        if (tmp_path != NULL) {
-                *used = strdup(tmp_path);
-                if (*used == NULL)
-                        return ctk_error_set(err, ENOMEM, "out of memory");
-                fd = open(tmp_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, mode);
-        } else {
-                if (asprintf(used, "%s.tmp.XXXXXX", path) < 0) {
-                        *used = NULL;
-                        return ctk_error_set(err, ENOMEM, "out of memory");
-                }
-                fd = mkostemp(*used, O_CLOEXEC);
-        }
-        if (fd < 0)
-                return ctk_error_errno(err, errno, "cannot create %s", *used);
-        if (fchmod(fd, mode) < 0) {
-                int e = errno;
-                close(fd);
-                unlink(*used);
-                return ctk_error_errno(err, e, "cannot set the mode of %s", *used);
-        }
-        return fd;
-}
-
-int ctk_file_replace(const char *path, const char *tmp_path, const void *data, size_t len, mode_t mode,
-                     struct ctk_error **err)
-{
-        _cleanup_free_ char *tmp = NULL;
-        _cleanup_close_ int fd = open_tmp(path, tmp_path, mode, &tmp, err);
-        if (fd < 0)
-                return -1;
-        const char *what = NULL;
-        if (write_all(fd, data, len) < 0)
-                what = "write";
-        else if (fsync(fd) < 0)
-                what = "sync";
-        if (what == NULL) {
-                int cfd = ctk_steal_fd(&fd);
-                if (close(cfd) < 0)
-                        what = "close";
-        }
-        if (what == NULL && rename(tmp, path) < 0) {
-                int e = errno;
-                unlink(tmp);
-                return ctk_error_errno(err, e, "cannot rename %s to %s", tmp, path);
-        }
-        if (what != NULL) {
-                int e = errno;
-                unlink(tmp);
-                return ctk_error_errno(err, e, "cannot %s %s", what, tmp);
-        }
-        return ctk_fsync_parent_dir(path, err);
-}
-
-int ctk_mkdir_p(const char *dir, mode_t mode, struct ctk_error **err)
-{
-        _cleanup_free_ char *p = strdup(dir);
-        if (p == NULL)
-                return ctk_error_set(err, ENOMEM, "out of memory");
-        size_t n = strlen(p);
-        while (n > 1 && p[n - 1] == '/')
-                p[--n] = '\0';
-        for (char *s = p + 1;; s++) {
-                bool end = *s == '\0';
-                if (*s == '/' || end) {
-                        char c = *s;
-                        *s = '\0';
-                        if (mkdir(p, mode) < 0 && errno != EEXIST)
-                                return ctk_error_errno(err, errno, "cannot create directory %s", p);
-                        *s = c;
-                }
-                if (end)
-                        break;
-        }
         struct stat st;
-        if (stat(p, &st) < 0)
-                return ctk_error_errno(err, errno, "cannot create directory %s", p);
-        if (!S_ISDIR(st.st_mode))
-                return ctk_error_set(err, ENOTDIR, "%s exists and is not a directory", p);
+        if (stat(path, &st) < 0) {
+                if (errno != ENOENT)
+                        return -1;
+                return fchmod(fd, new_mode);
+        }
+        if ((st.st_uid != geteuid() || st.st_gid != getegid()) && fchown(fd, st.st_uid, st.st_gid) < 0 &&
+            errno != EPERM)
+                return -1;
+        return fchmod(fd, st.st_mode & 07777);
+}
+
+static void sync_dir(const char *dir)
+{
+        /* Best effort: the new file is in place already; some filesystems
+         * cannot fsync a directory. */
+        int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (fd >= 0) {
+                (void)fsync(fd);
+                close(fd);
+        }
+}
+
+int ctk_file_write_atomic(const char *path, const void *data, size_t len, mode_t new_mode, struct ctk_error **err)
+{
+        const char *slash = strrchr(path, '/');
+        _cleanup_free_ char *dir =
+            slash == NULL ? strdup(".") : strndup(path, slash == path ? 1 : (size_t)(slash - path));
+        const char *base = slash == NULL ? path : slash + 1;
+        _cleanup_free_ char *tmp = NULL;
+        if (dir == NULL || asprintf(&tmp, "%s/.%s.XXXXXX", dir, base) < 0)
+                return ctk_error_set(err, ENOMEM, "out of memory");
+        _cleanup_close_ int fd = mkostemp(tmp, O_CLOEXEC);
+        if (fd < 0)
+                return ctk_error_errno(err, errno, "cannot create a temporary file in %s", dir);
+        if (copy_attributes(fd, path, new_mode) < 0 || write_all(fd, data, len) < 0 || fsync(fd) < 0) {
+                int e = errno;
+                unlink(tmp);
+                return ctk_error_errno(err, e, "cannot write %s", tmp);
+        }
+        int fd2 = ctk_steal_fd(&fd);
+        if (close(fd2) < 0) {
+                int e = errno;
+                unlink(tmp);
+                return ctk_error_errno(err, e, "cannot write %s", tmp);
+        }
+        if (rename(tmp, path) < 0) {
+                int e = errno;
+                unlink(tmp);
+                return ctk_error_errno(err, e, "cannot replace %s", path);
+        }
+        sync_dir(dir);
         return 0;
 }

@@ -1,6 +1,7 @@
 #include "tracker_file.h"
 
 #include <errno.h>
+#include <dirent.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +11,7 @@
 
 #include "cleanup.h"
 #include "fileio.h"
+#include "fsdir.h"
 
 #define RESET_HINT "run 'amd-ctk gpu-tracker reset' to start over"
 
@@ -26,8 +28,7 @@ int ctk_tracker_paths_init(struct ctk_tracker_paths *p, const char *dir, struct 
         if (dir == NULL || dir[0] == '\0')
                 return ctk_error_set(err, EINVAL, "the GPU Tracker state directory is empty");
         if ((p->dir = strdup(dir)) == NULL || join(&p->state, dir, CTK_TRACKER_STATE_FILE) < 0 ||
-            join(&p->tmp, dir, CTK_TRACKER_STATE_FILE ".tmp") < 0 || join(&p->lock, dir, CTK_TRACKER_LOCK_FILE) < 0 ||
-            join(&p->enabled, dir, CTK_TRACKER_ENABLED_FILE) < 0) {
+            join(&p->lock, dir, CTK_TRACKER_LOCK_FILE) < 0 || join(&p->enabled, dir, CTK_TRACKER_ENABLED_FILE) < 0) {
                 ctk_tracker_paths_clear(p);
                 return ctk_error_set(err, ENOMEM, "out of memory");
         }
@@ -38,7 +39,6 @@ void ctk_tracker_paths_clear(struct ctk_tracker_paths *p)
 {
         free(p->dir);
         free(p->state);
-        free(p->tmp);
         free(p->lock);
         free(p->enabled);
         memset(p, 0, sizeof(*p));
@@ -66,12 +66,29 @@ int ctk_tracker_load(const struct ctk_tracker_paths *p, struct ctk_tracker_state
         return 0;
 }
 
+/* Temporary files of writers killed mid-write (ctk_file_write_atomic names
+ * them ".<name>.XXXXXX").  Only called under the lock, when no other writer
+ * can have one open. */
+static void remove_stale_temporaries(const struct ctk_tracker_paths *p)
+{
+        DIR *d = opendir(p->dir);
+        if (d == NULL)
+                return;
+        static const char prefix[] = "." CTK_TRACKER_STATE_FILE ".";
+        struct dirent *e;
+        while ((e = readdir(d)) != NULL)
+                if (strncmp(e->d_name, prefix, sizeof(prefix) - 1) == 0 && strlen(e->d_name) == sizeof(prefix) + 5)
+                        unlinkat(dirfd(d), e->d_name, 0);
+        closedir(d);
+}
+
 int ctk_tracker_save(const struct ctk_tracker_paths *p, const struct ctk_tracker_state *s, struct ctk_error **err)
 {
         _cleanup_free_ char *text = ctk_tracker_state_format(s);
         if (text == NULL)
                 return ctk_error_set(err, ENOMEM, "out of memory formatting the GPU Tracker state");
-        if (ctk_file_replace(p->state, p->tmp, text, strlen(text), 0644, err) < 0)
+        remove_stale_temporaries(p);
+        if (ctk_file_write_atomic(p->state, text, strlen(text), 0644, err) < 0)
                 return ctk_error_prefix(err, "cannot write the GPU Tracker state");
         return 0;
 }

@@ -1,6 +1,7 @@
 /* GPU tracker files in the state directory:
  *   gpu-tracker.json     the state (tracker_state.h), replaced atomically
- *   gpu-tracker.json.tmp the next state while it is written (under the lock)
+ *   .gpu-tracker.json.*  the next state while it is written (a writer
+ *                        killed mid-write leaves one; the next save removes it)
  *   gpu-tracker.lock     flock'ed around every read-modify-write
  *   gpu-tracker.enabled  exists whenever the tracker may be enabled
  * The "enabled" marker lets a container start without reading (or even
@@ -24,7 +25,6 @@
 struct ctk_tracker_paths {
         char *dir;
         char *state;
-        char *tmp;
         char *lock;
         char *enabled;
 };

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "cleanup.h"
-#include "fileio.h"
+#include "fsdir.h"
 #include "flock.h"
 #include "tracker_reconcile.h"
 

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <dirent.h>
 #include <errno.h>
 
 #include "core/cleanup.h"
@@ -122,6 +123,16 @@ static void test_sigkill_writers_never_tear_the_state(void **state)
         _cleanup_tracker_state_ struct ctk_tracker_state empty = {0};
         assert_int_equal(ctk_tracker_status(f->t, &f->gpus, &empty, NULL), 0);
         assert_int_equal(empty.ncontainers, 0);
+        /* The temporaries of killed writers were removed by later writes. */
+        DIR *d = opendir(f->dir);
+        assert_non_null(d);
+        struct dirent *e;
+        while ((e = readdir(d)) != NULL)
+                if (e->d_name[0] != '.' || (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0))
+                        if (strcmp(e->d_name, "gpu-tracker.json") != 0 && strcmp(e->d_name, "gpu-tracker.lock") != 0 &&
+                            strcmp(e->d_name, "gpu-tracker.enabled") != 0)
+                                fail_msg("unexpected file %s in the state directory", e->d_name);
+        closedir(d);
         munmap(updates, sizeof(int));
 }
 
