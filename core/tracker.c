@@ -56,6 +56,14 @@ int ctk_tracker_is_enabled(struct ctk_tracker *t, bool *enabled, struct ctk_erro
         return 0;
 }
 
+int ctk_tracker_init(struct ctk_tracker *t, struct ctk_error **err)
+{
+        _cleanup_tracker_session_ struct ctk_tracker_session s;
+        if (ctk_tracker_session_begin(t, &s, err) < 0 || ctk_tracker_session_init_missing(t, &s, err) < 0)
+                return -1;
+        return ctk_tracker_session_commit(t, &s, err);
+}
+
 /* Replaces the session's state by a fresh one. */
 static int fresh(struct ctk_tracker *t, struct ctk_tracker_session *s, const struct ctk_gpu_list *gpus, bool enabled,
                  struct ctk_error **err)

@@ -56,6 +56,10 @@ static inline void ctk_tracker_freep(struct ctk_tracker **t)
  * A missing state is disabled; a corrupt one is an error. */
 int ctk_tracker_is_enabled(struct ctk_tracker *t, bool *enabled, struct ctk_error **err);
 
+/* Initializes a missing state (disabled; what installation does).  An
+ * existing state, enabled or not, is left as it is. */
+int ctk_tracker_init(struct ctk_tracker *t, struct ctk_error **err);
+
 /* Enabling starts from a fresh state for `gpus` (the documented behaviour:
  * earlier accessibility settings and allocations are forgotten).
  * *changed = false when it was already enabled. */
