@@ -151,7 +151,7 @@ int ctk_tracker_status(struct ctk_tracker *t, const struct ctk_gpu_list *gpus, s
                 return -1;
         if (!s.st.enabled)
                 return ctk_tracker_session_commit(t, &s, err);
-        if (ctk_tracker_session_check_gpus(&s, gpus, err) < 0 || ctk_tracker_session_refresh(t, &s, err) < 0 ||
+        if (ctk_tracker_session_check_gpus(&s, gpus, err) < 0 || ctk_tracker_session_refresh(t, &s, NULL, err) < 0 ||
             ctk_tracker_session_commit(t, &s, err) < 0)
                 return -1;
         return ctk_tracker_state_copy(out, &s.st, err);

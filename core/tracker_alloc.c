@@ -46,21 +46,29 @@ static int append_refusal(char **msg, size_t gpu, const char *holder)
         return r < 0 ? -1 : 0;
 }
 
-static int upsert_container(struct ctk_tracker_state *s, const struct ctk_tracker_container *who, bool *changed)
+/* c->gpus := c->gpus U {i : want[i]}; returns 1 if it grew, -1 on ENOMEM. */
+static int merge_gpus(struct ctk_tracker_container *c, const bool *want, size_t ngpus)
 {
-        struct ctk_tracker_container *c = ctk_tracker_state_find_container(s, who->id);
-        if (c == NULL) {
-                struct ctk_tracker_container *v = realloc(s->containers, (s->ncontainers + 1) * sizeof(*v));
-                if (v == NULL)
-                        return -1;
-                s->containers = v;
-                c = &v[s->ncontainers];
-                memset(c, 0, sizeof(*c));
-                if ((c->id = strdup(who->id)) == NULL)
-                        return -1;
-                s->ncontainers++;
-                *changed = true;
-        }
+        size_t n = 0;
+        for (size_t i = 0; i < ngpus; i++)
+                n += want[i] || ctk_tracker_container_holds(c, i);
+        if (n == c->ngpus)
+                return 0;
+        size_t *v = calloc(n, sizeof(*v));
+        if (v == NULL)
+                return -1;
+        n = 0;
+        for (size_t i = 0; i < ngpus; i++)
+                if (want[i] || ctk_tracker_container_holds(c, i))
+                        v[n++] = i;
+        free(c->gpus);
+        c->gpus = v;
+        c->ngpus = n;
+        return 1;
+}
+
+static int update_owner(struct ctk_tracker_container *c, const struct ctk_tracker_container *who, bool *changed)
+{
         const char *old = c->runtime_root, *new = who->runtime_root;
         if ((old == NULL) != (new == NULL) || (old != NULL && strcmp(old, new) != 0)) {
                 char *r = new != NULL ? strdup(new) : NULL;
@@ -78,6 +86,20 @@ static int upsert_container(struct ctk_tracker_state *s, const struct ctk_tracke
         return 0;
 }
 
+static struct ctk_tracker_container *append_container(struct ctk_tracker_state *s, const char *id)
+{
+        struct ctk_tracker_container *v = realloc(s->containers, (s->ncontainers + 1) * sizeof(*v));
+        if (v == NULL)
+                return NULL;
+        s->containers = v;
+        struct ctk_tracker_container *c = &v[s->ncontainers];
+        memset(c, 0, sizeof(*c));
+        if ((c->id = strdup(id)) == NULL)
+                return NULL;
+        s->ncontainers++;
+        return c;
+}
+
 int ctk_tracker_state_alloc(struct ctk_tracker_state *s, const struct ctk_tracker_container *who, const size_t *idx,
                             size_t n, bool *changed, struct ctk_error **err)
 {
@@ -87,77 +109,57 @@ int ctk_tracker_state_alloc(struct ctk_tracker_state *s, const struct ctk_tracke
         _cleanup_free_ bool *want = NULL;
         if (requested(s, idx, n, &want, err) < 0)
                 return -1;
-        /* Decide first, on the unchanged state ... */
-        _cleanup_free_ char *msg = NULL;
         bool any = false;
-        for (size_t i = 0; i < s->ngpus; i++) {
-                if (!want[i])
-                        continue;
-                any = true;
-                const struct ctk_tracker_gpu *g = &s->gpus[i];
-                if (g->access != CTK_TRACKER_EXCLUSIVE)
-                        continue;
-                for (size_t h = 0; h < g->holders.n; h++) {
-                        if (strcmp(g->holders.v[h], who->id) == 0)
-                                continue;
-                        if (append_refusal(&msg, i, g->holders.v[h]) < 0)
-                                return ctk_error_set(err, ENOMEM, "out of memory");
-                        break;
-                }
-        }
-        if (msg != NULL)
-                return ctk_error_set(err, EBUSY, "%s", msg);
+        for (size_t i = 0; i < s->ngpus; i++)
+                any |= want[i];
         if (!any)
                 return 0;
+        /* Decide first, on the unchanged state ... */
+        _cleanup_free_ const char **holder = calloc(s->ngpus, sizeof(*holder));
+        if (holder == NULL)
+                return ctk_error_set(err, ENOMEM, "out of memory");
+        for (size_t i = 0; i < s->ncontainers; i++) {
+                const struct ctk_tracker_container *c = &s->containers[i];
+                if (strcmp(c->id, who->id) == 0)
+                        continue;
+                for (size_t k = 0; k < c->ngpus; k++) {
+                        size_t g = c->gpus[k];
+                        if (want[g] && s->gpus[g].access == CTK_TRACKER_EXCLUSIVE && holder[g] == NULL)
+                                holder[g] = c->id;
+                }
+        }
+        _cleanup_free_ char *msg = NULL;
+        for (size_t g = 0; g < s->ngpus; g++)
+                if (holder[g] != NULL && append_refusal(&msg, g, holder[g]) < 0)
+                        return ctk_error_set(err, ENOMEM, "out of memory");
+        if (msg != NULL)
+                return ctk_error_set(err, EBUSY, "%s", msg);
         /* ... then apply.  Running out of memory half-way leaves a state the
          * caller must not save (it returns the error and drops it). */
-        for (size_t i = 0; i < s->ngpus; i++) {
-                if (!want[i] || ctk_strv_contains(&s->gpus[i].holders, who->id))
-                        continue;
-                if (ctk_strv_push(&s->gpus[i].holders, who->id) < 0)
+        struct ctk_tracker_container *c = ctk_tracker_state_find_container(s, who->id);
+        if (c == NULL) {
+                if ((c = append_container(s, who->id)) == NULL)
                         return ctk_error_set(err, ENOMEM, "out of memory");
                 *changed = true;
         }
-        if (upsert_container(s, who, changed) < 0)
+        int grew = merge_gpus(c, want, s->ngpus);
+        if (grew < 0 || update_owner(c, who, changed) < 0)
                 return ctk_error_set(err, ENOMEM, "out of memory");
+        *changed |= grew > 0;
         return 0;
-}
-
-static bool strv_remove_all(struct ctk_strv *sv, const char *str)
-{
-        size_t w = 0;
-        for (size_t r = 0; r < sv->n; r++) {
-                if (strcmp(sv->v[r], str) == 0)
-                        free(sv->v[r]);
-                else
-                        sv->v[w++] = sv->v[r];
-        }
-        bool changed = w != sv->n;
-        sv->n = w;
-        if (sv->v != NULL)
-                sv->v[w] = NULL;
-        return changed;
-}
-
-static void remove_container_at(struct ctk_tracker_state *s, size_t i)
-{
-        free(s->containers[i].id);
-        free(s->containers[i].runtime_root);
-        memmove(&s->containers[i], &s->containers[i + 1], (s->ncontainers - i - 1) * sizeof(*s->containers));
-        s->ncontainers--;
 }
 
 bool ctk_tracker_state_release(struct ctk_tracker_state *s, const char *id)
 {
         bool changed = false;
-        for (size_t i = 0; i < s->ngpus; i++)
-                changed |= strv_remove_all(&s->gpus[i].holders, id);
-        for (size_t i = 0; i < s->ncontainers; i++)
+        for (size_t i = 0; i < s->ncontainers;) {
                 if (strcmp(s->containers[i].id, id) == 0) {
-                        remove_container_at(s, i);
+                        ctk_tracker_state_remove_container(s, i);
                         changed = true;
-                        break;
+                } else {
+                        i++;
                 }
+        }
         return changed;
 }
 
@@ -165,14 +167,11 @@ bool ctk_tracker_state_prune(struct ctk_tracker_state *s)
 {
         bool changed = false;
         for (size_t i = 0; i < s->ncontainers;) {
-                bool held = false;
-                for (size_t g = 0; g < s->ngpus && !held; g++)
-                        held = ctk_strv_contains(&s->gpus[g].holders, s->containers[i].id);
-                if (held) {
-                        i++;
-                } else {
-                        remove_container_at(s, i);
+                if (s->containers[i].ngpus == 0) {
+                        ctk_tracker_state_remove_container(s, i);
                         changed = true;
+                } else {
+                        i++;
                 }
         }
         return changed;
@@ -193,17 +192,21 @@ int ctk_tracker_state_set_access(struct ctk_tracker_state *s, const size_t *idx,
         if (requested(s, idx, n, &want, err) < 0)
                 return -1;
         size_t cap = s->ngpus > 0 ? s->ngpus : 1;
+        _cleanup_free_ size_t *holders = calloc(cap, sizeof(size_t));
         free(r->changed);
         free(r->refused);
         r->changed = calloc(cap, sizeof(size_t));
         r->refused = calloc(cap, sizeof(size_t));
         r->nchanged = r->nrefused = 0;
-        if (r->changed == NULL || r->refused == NULL)
+        if (r->changed == NULL || r->refused == NULL || holders == NULL)
                 return ctk_error_set(err, ENOMEM, "out of memory");
+        for (size_t i = 0; i < s->ncontainers; i++)
+                for (size_t k = 0; k < s->containers[i].ngpus; k++)
+                        holders[s->containers[i].gpus[k]]++;
         for (size_t i = 0; i < s->ngpus; i++) {
                 if (!want[i])
                         continue;
-                if (access == CTK_TRACKER_EXCLUSIVE && s->gpus[i].holders.n > 1) {
+                if (access == CTK_TRACKER_EXCLUSIVE && holders[i] > 1) {
                         r->refused[r->nrefused++] = i;
                         continue;
                 }

@@ -6,7 +6,7 @@
  *    ask again;
  *  - an allocation is all-or-nothing: either every requested GPU is granted
  *    or the state is left exactly as it was;
- *  - a GPU requested twice counts once, a container is recorded once per GPU;
+ *  - a GPU requested twice counts once, a container holds a GPU once;
  *  - a GPU can be made exclusive only while at most one container uses it. */
 #ifndef CTK_TRACKER_ALLOC_H
 #define CTK_TRACKER_ALLOC_H
@@ -34,8 +34,8 @@ bool ctk_tracker_valid_container_id(const char *id);
 int ctk_tracker_state_alloc(struct ctk_tracker_state *s, const struct ctk_tracker_container *who, const size_t *idx,
                             size_t n, bool *changed, struct ctk_error **err);
 
-/* Removes every occurrence of `id` from every GPU and its container entry.
- * Returns true if the state changed. */
+/* Forgets the container and every GPU it holds.  Returns true if the state
+ * changed. */
 bool ctk_tracker_state_release(struct ctk_tracker_state *s, const char *id);
 
 struct ctk_tracker_access_result {
@@ -52,7 +52,7 @@ int ctk_tracker_state_set_access(struct ctk_tracker_state *s, const size_t *idx,
                                  enum ctk_tracker_access access, struct ctk_tracker_access_result *r,
                                  struct ctk_error **err);
 
-/* Drops container entries that hold no GPU. Returns true if any was dropped. */
+/* Drops containers that hold no GPU. Returns true if any was dropped. */
 bool ctk_tracker_state_prune(struct ctk_tracker_state *s);
 
 #endif

@@ -77,12 +77,9 @@ int ctk_tracker_apply_boot_id(struct ctk_tracker_state *s, const char *boot_id, 
                 return 0;
         if (s->boot_id != NULL && strcmp(s->boot_id, boot_id) == 0)
                 return 0;
-        if (s->boot_id != NULL) {
-                /* Containers of an earlier boot are all gone. */
-                for (size_t i = 0; i < s->ngpus; i++)
-                        ctk_strv_clear(&s->gpus[i].holders);
-                ctk_tracker_state_prune(s);
-        }
+        if (s->boot_id != NULL) /* containers of an earlier boot are all gone */
+                while (s->ncontainers > 0)
+                        ctk_tracker_state_remove_container(s, s->ncontainers - 1);
         char *id = strdup(boot_id);
         if (id == NULL)
                 return ctk_error_set(err, ENOMEM, "out of memory");
@@ -128,20 +125,27 @@ enum ctk_container_presence ctk_tracker_container_presence(const struct ctk_trac
         return CTK_CONTAINER_GONE;
 }
 
-size_t ctk_tracker_reconcile(struct ctk_tracker_state *s, const char *proc_dir)
+static bool interesting(const struct ctk_tracker_container *c, const bool *interest)
+{
+        if (interest == NULL)
+                return true;
+        for (size_t k = 0; k < c->ngpus; k++)
+                if (interest[c->gpus[k]])
+                        return true;
+        return false;
+}
+
+size_t ctk_tracker_reconcile(struct ctk_tracker_state *s, const char *proc_dir, const bool *interest)
 {
         size_t dropped = 0;
         for (size_t i = 0; i < s->ncontainers;) {
-                if (ctk_tracker_container_presence(&s->containers[i], proc_dir) != CTK_CONTAINER_GONE) {
+                const struct ctk_tracker_container *c = &s->containers[i];
+                if (interesting(c, interest) && ctk_tracker_container_presence(c, proc_dir) == CTK_CONTAINER_GONE) {
+                        ctk_tracker_state_remove_container(s, i);
+                        dropped++;
+                } else {
                         i++;
-                        continue;
                 }
-                /* release_id removes entry i; the next one moves into i. */
-                _cleanup_free_ char *id = strdup(s->containers[i].id);
-                if (id == NULL)
-                        break;
-                ctk_tracker_state_release(s, id);
-                dropped++;
         }
         return dropped;
 }

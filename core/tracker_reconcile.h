@@ -41,8 +41,10 @@ enum ctk_container_presence {
 };
 enum ctk_container_presence ctk_tracker_container_presence(const struct ctk_tracker_container *c, const char *proc_dir);
 
-/* Drops the allocations of every tracked container that is gone.  Returns
- * the number of containers dropped. */
-size_t ctk_tracker_reconcile(struct ctk_tracker_state *s, const char *proc_dir);
+/* Drops every tracked container that is gone, among those holding a GPU i
+ * with interest[i] (interest NULL: all of them).  Checking only the
+ * containers that could block a decision keeps the create path cheap with
+ * thousands of containers tracked.  Returns the number dropped. */
+size_t ctk_tracker_reconcile(struct ctk_tracker_state *s, const char *proc_dir, const bool *interest);
 
 #endif

@@ -33,17 +33,30 @@ int ctk_tracker_session_init_missing(struct ctk_tracker *t, struct ctk_tracker_s
         return 0;
 }
 
-int ctk_tracker_session_refresh(struct ctk_tracker *t, struct ctk_tracker_session *s, struct ctk_error **err)
+int ctk_tracker_session_refresh(struct ctk_tracker *t, struct ctk_tracker_session *s, const bool *interest,
+                                struct ctk_error **err)
 {
         _cleanup_free_ char *boot = ctk_read_boot_id(t->boot_id_path);
         bool changed;
         if (ctk_tracker_apply_boot_id(&s->st, boot, &changed, err) < 0)
                 return -1;
         s->dirty |= changed;
-        if (ctk_tracker_reconcile(&s->st, t->proc_dir) > 0)
+        if (ctk_tracker_reconcile(&s->st, t->proc_dir, interest) > 0)
                 s->dirty = true;
         s->dirty |= ctk_tracker_state_prune(&s->st);
         return 0;
+}
+
+bool *ctk_tracker_session_interest(const struct ctk_tracker_session *s, const size_t *idx, size_t n,
+                                   bool only_exclusive)
+{
+        bool *interest = calloc(s->st.ngpus + 1, sizeof(bool));
+        if (interest == NULL)
+                return NULL;
+        for (size_t i = 0; i < n; i++)
+                if (idx[i] < s->st.ngpus && (!only_exclusive || s->st.gpus[idx[i]].access == CTK_TRACKER_EXCLUSIVE))
+                        interest[idx[i]] = true;
+        return interest;
 }
 
 int ctk_tracker_session_check_gpus(struct ctk_tracker_session *s, const struct ctk_gpu_list *gpus,

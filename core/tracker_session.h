@@ -23,8 +23,15 @@ int ctk_tracker_session_begin(struct ctk_tracker *t, struct ctk_tracker_session 
 /* Initializes a missing state (disabled, no GPUs) and marks it dirty. */
 int ctk_tracker_session_init_missing(struct ctk_tracker *t, struct ctk_tracker_session *s, struct ctk_error **err);
 
-/* Drops allocations of an earlier boot and of containers that are gone. */
-int ctk_tracker_session_refresh(struct ctk_tracker *t, struct ctk_tracker_session *s, struct ctk_error **err);
+/* Drops allocations of an earlier boot, and of containers that are gone
+ * among those holding a GPU i with interest[i] (NULL: all). */
+int ctk_tracker_session_refresh(struct ctk_tracker *t, struct ctk_tracker_session *s, const bool *interest,
+                                struct ctk_error **err);
+
+/* interest[] for the GPUs of idx[0..n) (only the exclusive ones when
+ * only_exclusive); calloc'ed, NULL on ENOMEM. */
+bool *ctk_tracker_session_interest(const struct ctk_tracker_session *s, const size_t *idx, size_t n,
+                                   bool only_exclusive);
 
 /* Fails with CTK_TRACKER_INVALID_MSG (ESTALE) if gpus are not the recorded
  * GPUs, or EAGAIN if gpus is NULL. */

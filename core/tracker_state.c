@@ -10,13 +10,13 @@ static void gpu_clear(struct ctk_tracker_gpu *g)
         free(g->pci);
         free(g->partition);
         ctk_strv_clear(&g->drm);
-        ctk_strv_clear(&g->holders);
         memset(g, 0, sizeof(*g));
 }
 
 static void container_clear(struct ctk_tracker_container *c)
 {
         free(c->id);
+        free(c->gpus);
         free(c->runtime_root);
         memset(c, 0, sizeof(*c));
 }
@@ -74,6 +74,23 @@ oom:
         return ctk_error_set(err, ENOMEM, "out of memory");
 }
 
+static int container_copy(struct ctk_tracker_container *b, const struct ctk_tracker_container *a)
+{
+        if ((b->id = strdup(a->id)) == NULL)
+                return -1;
+        if (a->runtime_root != NULL && (b->runtime_root = strdup(a->runtime_root)) == NULL)
+                return -1;
+        if (a->ngpus > 0) {
+                if ((b->gpus = malloc(a->ngpus * sizeof(*b->gpus))) == NULL)
+                        return -1;
+                memcpy(b->gpus, a->gpus, a->ngpus * sizeof(*b->gpus));
+        }
+        b->ngpus = a->ngpus;
+        b->pid = a->pid;
+        b->pid_start = a->pid_start;
+        return 0;
+}
+
 int ctk_tracker_state_copy(struct ctk_tracker_state *dst, const struct ctk_tracker_state *src, struct ctk_error **err)
 {
         memset(dst, 0, sizeof(*dst));
@@ -88,8 +105,7 @@ int ctk_tracker_state_copy(struct ctk_tracker_state *dst, const struct ctk_track
                 dst->ngpus = i + 1;
                 b->pci = dup_or_empty(a->pci);
                 b->partition = dup_or_empty(a->partition);
-                if (b->pci == NULL || b->partition == NULL || strv_copy(&b->drm, &a->drm) < 0 ||
-                    strv_copy(&b->holders, &a->holders) < 0)
+                if (b->pci == NULL || b->partition == NULL || strv_copy(&b->drm, &a->drm) < 0)
                         goto oom;
                 b->has_uuid = a->has_uuid;
                 b->uuid = a->uuid;
@@ -98,15 +114,9 @@ int ctk_tracker_state_copy(struct ctk_tracker_state *dst, const struct ctk_track
         if (src->ncontainers > 0 && (dst->containers = calloc(src->ncontainers, sizeof(*dst->containers))) == NULL)
                 goto oom;
         for (size_t i = 0; i < src->ncontainers; i++) {
-                const struct ctk_tracker_container *a = &src->containers[i];
-                struct ctk_tracker_container *b = &dst->containers[i];
                 dst->ncontainers = i + 1;
-                if ((b->id = strdup(a->id)) == NULL)
+                if (container_copy(&dst->containers[i], &src->containers[i]) < 0)
                         goto oom;
-                if (a->runtime_root != NULL && (b->runtime_root = strdup(a->runtime_root)) == NULL)
-                        goto oom;
-                b->pid = a->pid;
-                b->pid_start = a->pid_start;
         }
         return 0;
 oom:
@@ -120,4 +130,34 @@ struct ctk_tracker_container *ctk_tracker_state_find_container(const struct ctk_
                 if (strcmp(s->containers[i].id, id) == 0)
                         return &s->containers[i];
         return NULL;
+}
+
+bool ctk_tracker_container_holds(const struct ctk_tracker_container *c, size_t gpu)
+{
+        size_t lo = 0, hi = c->ngpus;
+        while (lo < hi) {
+                size_t mid = lo + (hi - lo) / 2;
+                if (c->gpus[mid] == gpu)
+                        return true;
+                if (c->gpus[mid] < gpu)
+                        lo = mid + 1;
+                else
+                        hi = mid;
+        }
+        return false;
+}
+
+size_t ctk_tracker_state_count_holders(const struct ctk_tracker_state *s, size_t gpu)
+{
+        size_t n = 0;
+        for (size_t i = 0; i < s->ncontainers; i++)
+                n += ctk_tracker_container_holds(&s->containers[i], gpu);
+        return n;
+}
+
+void ctk_tracker_state_remove_container(struct ctk_tracker_state *s, size_t i)
+{
+        container_clear(&s->containers[i]);
+        memmove(&s->containers[i], &s->containers[i + 1], (s->ncontainers - i - 1) * sizeof(*s->containers));
+        s->ncontainers--;
 }

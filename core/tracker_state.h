@@ -1,21 +1,20 @@
 /* The GPU tracker state: the model and its JSON file form.
  *
- * File form (compact JSON, one line; the keys the Go toolkit writes are kept
- * so scripts that read them keep working, ours are added):
+ * File form (compact JSON on one line, each fact stored once):
  *
  *   {"version":1,"enabled":true,"bootId":"6e1f...",
- *    "gpusStatus":{"0":{"uuid":"0xEA35F57CC80DEB35","partitionType":"spx_nps1",
- *                       "accessibility":0,"containerIds":["36b0..."]}, ...},
- *    "gpusInfo":{"0":{"DrmDevices":["/dev/dri/card1","/dev/dri/renderD128"],
- *                     "PartitionType":"spx_nps1","pci":"0000:03:00.0"}, ...},
- *    "containers":{"36b0...":{"runtimeRoot":"/run/docker/runtime-runc/moby",
- *                             "pid":4242,"pidStart":123456}}}
+ *    "gpus":[{"uuid":"0xEA35F57CC80DEB35","pci":"0000:03:00.0","partition":"",
+ *             "drm":["/dev/dri/card1","/dev/dri/renderD128"],"accessibility":"exclusive"}, ...],
+ *    "runtimeRoots":["/run/docker/runtime-runc/moby"],
+ *    "containers":[["36b0...",[0,1,2],0,4242,123456], ...]}
  *
- * accessibility: 0 = shared, 1 = exclusive.  uuid "" = the device has none.
- * "containers" says how to tell whether a tracked container still exists
- * (see tracker_reconcile.h); a container without an entry there is never
- * reconciled.  Unknown keys are ignored; a wrong type or value is an error
- * naming the key. */
+ * gpus[i] is GPU index i (uuid null: the device has none; accessibility
+ * "shared" or "exclusive").  A container is [id, GPU indices, index into
+ * runtimeRoots or null, pid, pid start time]: the GPUs it holds and how to
+ * tell whether it still exists (tracker_reconcile.h; root null = never
+ * reconciled).  Containers are listed in allocation order, which is the
+ * order the status shows them in.  Unknown keys are ignored; a wrong type or
+ * value is an error naming the place. */
 #ifndef CTK_TRACKER_STATE_H
 #define CTK_TRACKER_STATE_H
 
@@ -44,14 +43,15 @@ struct ctk_tracker_gpu {
         uint64_t uuid;
         /* Recorded for information only (card numbers may change at boot). */
         struct ctk_strv drm;
-        /* Policy and holders. */
         enum ctk_tracker_access access;
-        struct ctk_strv holders; /* full container ids, in allocation order, unique */
 };
 
-/* A tracked container and how to tell whether it still exists. */
+/* A tracked container: the GPUs it holds and how to tell whether it still
+ * exists. */
 struct ctk_tracker_container {
         char *id;
+        size_t *gpus; /* ascending, unique */
+        size_t ngpus;
         char *runtime_root;           /* low-level runtime --root, NULL = unknown */
         pid_t pid;                    /* the process that allocated (creating runtime), 0 = unknown */
         unsigned long long pid_start; /* its start time (/proc/PID/stat field 22) */
@@ -62,7 +62,7 @@ struct ctk_tracker_state {
         char *boot_id; /* NULL = unknown */
         struct ctk_tracker_gpu *gpus;
         size_t ngpus;
-        struct ctk_tracker_container *containers;
+        struct ctk_tracker_container *containers; /* allocation order */
         size_t ncontainers;
 };
 
@@ -87,5 +87,14 @@ char *ctk_tracker_state_format(const struct ctk_tracker_state *s); /* NULL on EN
 
 /* The container entry for id, or NULL. */
 struct ctk_tracker_container *ctk_tracker_state_find_container(const struct ctk_tracker_state *s, const char *id);
+
+/* Whether the container holds GPU `gpu`. */
+bool ctk_tracker_container_holds(const struct ctk_tracker_container *c, size_t gpu);
+
+/* Number of containers holding GPU `gpu`. */
+size_t ctk_tracker_state_count_holders(const struct ctk_tracker_state *s, size_t gpu);
+
+/* Removes containers[i] (later entries move up). */
+void ctk_tracker_state_remove_container(struct ctk_tracker_state *s, size_t i);
 
 #endif

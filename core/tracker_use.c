@@ -1,6 +1,7 @@
 /* GPU tracker use: allocation and release of GPUs by containers, and the
  * exclusive/shared policy. */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cleanup.h"
@@ -18,7 +19,14 @@ int ctk_tracker_set_access(struct ctk_tracker *t, const struct ctk_gpu_list *gpu
         if (!s.st.enabled)
                 return ctk_tracker_session_commit(t, &s, err);
         r->enabled = true;
-        if (ctk_tracker_session_check_gpus(&s, gpus, err) < 0 || ctk_tracker_session_refresh(t, &s, err) < 0 ||
+        if (ctk_tracker_session_check_gpus(&s, gpus, err) < 0)
+                return -1;
+        /* Only the holders of GPUs being made exclusive matter here. */
+        _cleanup_free_ bool *interest =
+            ctk_tracker_session_interest(&s, idx, access == CTK_TRACKER_EXCLUSIVE ? n : 0, false);
+        if (interest == NULL)
+                return ctk_error_set(err, ENOMEM, "out of memory");
+        if (ctk_tracker_session_refresh(t, &s, interest, err) < 0 ||
             ctk_tracker_state_set_access(&s.st, idx, n, access, r, err) < 0)
                 return -1;
         s.dirty |= r->nchanged > 0;
@@ -40,7 +48,13 @@ int ctk_tracker_allocate(struct ctk_tracker *t, const struct ctk_gpu_list *gpus,
         if (s.missing || !s.st.enabled)
                 return 0;
         *tracked = true;
-        if (ctk_tracker_session_check_gpus(&s, gpus, err) < 0 || ctk_tracker_session_refresh(t, &s, err) < 0)
+        if (ctk_tracker_session_check_gpus(&s, gpus, err) < 0)
+                return -1;
+        /* Only holders of requested exclusive GPUs can refuse this container. */
+        _cleanup_free_ bool *interest = ctk_tracker_session_interest(&s, req->idx, req->n, true);
+        if (interest == NULL)
+                return ctk_error_set(err, ENOMEM, "out of memory");
+        if (ctk_tracker_session_refresh(t, &s, interest, err) < 0)
                 return -1;
         struct ctk_tracker_container who = {
             .id = (char *)req->container_id,
@@ -69,7 +83,10 @@ int ctk_tracker_release(struct ctk_tracker *t, const char *container_id, bool *r
                 return -1;
         if (s.missing)
                 return 0;
-        if (ctk_tracker_session_refresh(t, &s, err) < 0)
+        _cleanup_free_ bool *none = ctk_tracker_session_interest(&s, NULL, 0, false);
+        if (none == NULL)
+                return ctk_error_set(err, ENOMEM, "out of memory");
+        if (ctk_tracker_session_refresh(t, &s, none, err) < 0)
                 return -1;
         *released = ctk_tracker_state_release(&s.st, container_id);
         s.dirty |= *released;

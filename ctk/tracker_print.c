@@ -29,10 +29,18 @@ char *ctk_tracker_status_table(const struct ctk_tracker_state *st)
                 char uuid[CTK_UUID_STRLEN] = "N/A";
                 if (g->has_uuid)
                         ctk_uuid_format(g->uuid, uuid);
-                fprintf(f, "%-10zu%-25s%-20s%-65s\n", i, uuid, access_name(g->access),
-                        g->holders.n > 0 ? g->holders.v[0] : "-");
-                for (size_t h = 1; h < g->holders.n; h++)
-                        fprintf(f, "%-10s%-25s%-20s%-65s\n", "", "", "", g->holders.v[h]);
+                size_t shown = 0;
+                for (size_t c = 0; c < st->ncontainers; c++) {
+                        if (!ctk_tracker_container_holds(&st->containers[c], i))
+                                continue;
+                        if (shown++ == 0)
+                                fprintf(f, "%-10zu%-25s%-20s%-65s\n", i, uuid, access_name(g->access),
+                                        st->containers[c].id);
+                        else
+                                fprintf(f, "%-10s%-25s%-20s%-65s\n", "", "", "", st->containers[c].id);
+                }
+                if (shown == 0)
+                        fprintf(f, "%-10zu%-25s%-20s%-65s\n", i, uuid, access_name(g->access), "-");
         }
         if (fclose(f) != 0) {
                 free(buf);
@@ -41,14 +49,16 @@ char *ctk_tracker_status_table(const struct ctk_tracker_state *st)
         return buf;
 }
 
-static json_t *gpu_json(size_t i, const struct ctk_tracker_gpu *g)
+static json_t *gpu_json(const struct ctk_tracker_state *st, size_t i)
 {
+        const struct ctk_tracker_gpu *g = &st->gpus[i];
         char uuid[CTK_UUID_STRLEN];
         if (g->has_uuid)
                 ctk_uuid_format(g->uuid, uuid);
         json_t *ids = json_array();
-        for (size_t h = 0; ids != NULL && h < g->holders.n; h++)
-                if (json_array_append_new(ids, json_string(g->holders.v[h])) < 0) {
+        for (size_t c = 0; ids != NULL && c < st->ncontainers; c++)
+                if (ctk_tracker_container_holds(&st->containers[c], i) &&
+                    json_array_append_new(ids, json_string(st->containers[c].id)) < 0) {
                         json_decref(ids);
                         return NULL;
                 }
@@ -63,7 +73,7 @@ char *ctk_tracker_status_json(const struct ctk_tracker_state *st)
 {
         _cleanup_json_ json_t *gpus = json_array();
         for (size_t i = 0; gpus != NULL && st->enabled && i < st->ngpus; i++)
-                if (json_array_append_new(gpus, gpu_json(i, &st->gpus[i])) < 0)
+                if (json_array_append_new(gpus, gpu_json(st, i)) < 0)
                         return NULL;
         if (gpus == NULL)
                 return NULL;

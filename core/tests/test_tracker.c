@@ -155,7 +155,7 @@ static void test_enable_disable(void **state)
         _cleanup_tracker_state_ struct ctk_tracker_state st2 = {0};
         status(f, &st2);
         assert_int_equal(st2.gpus[1].access, CTK_TRACKER_SHARED);
-        assert_int_equal(st2.gpus[1].holders.n, 0);
+        assert_int_equal(st2.ncontainers, 0);
         ctk_tracker_access_result_clear(&r);
 }
 
@@ -173,7 +173,7 @@ static void test_reset_keeps_enabled(void **state)
         status(f, &st);
         assert_true(st.enabled);
         assert_int_equal(st.gpus[0].access, CTK_TRACKER_SHARED);
-        assert_int_equal(st.gpus[0].holders.n + st.gpus[1].holders.n, 0);
+        assert_int_equal(st.ncontainers, 0);
 
         bool changed;
         assert_int_equal(ctk_tracker_disable(f->t, &changed, NULL), 0);
@@ -298,9 +298,9 @@ static void test_reboot_drops_allocations(void **state)
         _cleanup_tracker_state_ struct ctk_tracker_state st = {0};
         status(f, &st);
         assert_string_equal(st.boot_id, "boot-2");
-        assert_int_equal(st.gpus[0].holders.n, 0);
-        assert_int_equal(st.gpus[2].holders.n, 1);
-        assert_string_equal(st.gpus[2].holders.v[0], ID_B);
+        assert_int_equal(ctk_tracker_state_count_holders(&st, 0), 0);
+        assert_int_equal(ctk_tracker_state_count_holders(&st, 2), 1);
+        assert_string_equal(fx_holder(&st, 2, 0), ID_B);
         assert_int_equal(st.gpus[2].access, CTK_TRACKER_EXCLUSIVE);
         ctk_tracker_access_result_clear(&r);
 }
@@ -374,16 +374,16 @@ static void test_status_reconciles(void **state)
         assert_int_equal(ctk_tracker_allocate(f->t, &f->gpus, &live, &tracked, NULL), 0);
         _cleanup_tracker_state_ struct ctk_tracker_state st = {0};
         status(f, &st);
-        assert_int_equal(st.gpus[0].holders.n, 0);
-        assert_int_equal(st.gpus[1].holders.n, 1);
-        assert_string_equal(st.gpus[1].holders.v[0], ID_B);
+        assert_int_equal(ctk_tracker_state_count_holders(&st, 0), 0);
+        assert_int_equal(ctk_tracker_state_count_holders(&st, 1), 1);
+        assert_string_equal(fx_holder(&st, 1, 0), ID_B);
         assert_int_equal(st.ncontainers, 1);
 
         /* runc deleted it without the hook: status no longer shows it. */
         unlink(sj);
         _cleanup_tracker_state_ struct ctk_tracker_state st2 = {0};
         status(f, &st2);
-        assert_int_equal(st2.gpus[1].holders.n, 0);
+        assert_int_equal(ctk_tracker_state_count_holders(&st2, 1), 0);
         _cleanup_free_ char *text = read_state(f);
         assert_null(strstr(text, ID_B)); /* and the file says so */
 }

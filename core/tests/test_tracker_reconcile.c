@@ -110,14 +110,18 @@ static void test_drops_containers_gone_from_runtime_root(void **state)
         _cleanup_free_ char *d = fx_path(f->root, "deleted");
         mkdir(d, 0700);
 
-        assert_int_equal(ctk_tracker_reconcile(&f->st, "/proc"), 1);
-        assert_int_equal(f->st.gpus[1].holders.n, 1);
-        assert_string_equal(f->st.gpus[1].holders.v[0], "alive-crun");
-        assert_int_equal(f->st.gpus[0].holders.n, 1);
-        assert_int_equal(f->st.gpus[2].holders.n, 1); /* unknown root: kept */
+        /* Only the holders of GPUs of interest are looked at. */
+        bool interest[4] = {true, false, false, false};
+        assert_int_equal(ctk_tracker_reconcile(&f->st, "/proc", interest), 0);
+        assert_int_equal(f->st.ncontainers, 4);
+        assert_int_equal(ctk_tracker_reconcile(&f->st, "/proc", NULL), 1);
+        assert_int_equal(ctk_tracker_state_count_holders(&f->st, 1), 1);
+        assert_string_equal(fx_holder(&f->st, 1, 0), "alive-crun");
+        assert_int_equal(ctk_tracker_state_count_holders(&f->st, 0), 1);
+        assert_int_equal(ctk_tracker_state_count_holders(&f->st, 2), 1); /* unknown root: kept */
         assert_null(ctk_tracker_state_find_container(&f->st, "deleted"));
         assert_int_equal(f->st.ncontainers, 3);
-        assert_int_equal(ctk_tracker_reconcile(&f->st, "/proc"), 0);
+        assert_int_equal(ctk_tracker_reconcile(&f->st, "/proc", NULL), 0);
 }
 
 /* A runtime root that no longer exists (e.g. /run after a reboot without a
@@ -127,8 +131,8 @@ static void test_missing_root_means_gone(void **state)
         struct fx *f = *state;
         _cleanup_free_ char *nowhere = fx_path(f->dir, "no-such-root");
         track(f, "c1", nowhere, 0, 0, 3);
-        assert_int_equal(ctk_tracker_reconcile(&f->st, "/proc"), 1);
-        assert_int_equal(f->st.gpus[3].holders.n, 0);
+        assert_int_equal(ctk_tracker_reconcile(&f->st, "/proc", NULL), 1);
+        assert_int_equal(ctk_tracker_state_count_holders(&f->st, 3), 0);
 }
 
 /* Between the allocation and runc writing state.json the creating process is
@@ -150,16 +154,16 @@ static void test_creating_container_is_kept(void **state)
         assert_int_equal(ctk_proc_start_time("/proc", child, &cstart), 0);
         track(f, "child", f->root, child, cstart, 2);
 
-        assert_int_equal(ctk_tracker_reconcile(&f->st, "/proc"), 1);
+        assert_int_equal(ctk_tracker_reconcile(&f->st, "/proc", NULL), 1);
         assert_non_null(ctk_tracker_state_find_container(&f->st, "creating"));
         assert_non_null(ctk_tracker_state_find_container(&f->st, "child"));
         assert_null(ctk_tracker_state_find_container(&f->st, "reused-pid"));
 
         kill(child, SIGKILL);
         waitpid(child, NULL, 0);
-        assert_int_equal(ctk_tracker_reconcile(&f->st, "/proc"), 1);
+        assert_int_equal(ctk_tracker_reconcile(&f->st, "/proc", NULL), 1);
         assert_null(ctk_tracker_state_find_container(&f->st, "child"));
-        assert_int_equal(f->st.gpus[2].holders.n, 0);
+        assert_int_equal(ctk_tracker_state_count_holders(&f->st, 2), 0);
 }
 
 static void test_boot_id_change_drops_allocations(void **state)
@@ -179,8 +183,6 @@ static void test_boot_id_change_drops_allocations(void **state)
         assert_true(changed);
         assert_string_equal(f->st.boot_id, "boot-2");
         assert_int_equal(f->st.ncontainers, 0);
-        for (size_t i = 0; i < f->st.ngpus; i++)
-                assert_int_equal(f->st.gpus[i].holders.n, 0);
         assert_int_equal(f->st.gpus[1].access, CTK_TRACKER_EXCLUSIVE); /* policy survives a reboot */
 
         /* A state without a boot id (the Go toolkit's) just records it. */

@@ -45,7 +45,7 @@ static void test_init_records_host_gpus(void **state)
         assert_int_equal(st.gpus[3].uuid, 0x12FE4F7FDAF06B9ULL);
         assert_string_equal(st.gpus[0].drm.v[1], "/dev/dri/renderD128");
         assert_int_equal(st.gpus[1].access, CTK_TRACKER_SHARED);
-        assert_int_equal(st.gpus[1].holders.n, 0);
+        assert_int_equal(st.ncontainers, 0);
         assert_true(ctk_tracker_topology_matches(&st, &gpus, NULL));
 }
 
@@ -60,26 +60,27 @@ static void test_round_trip(void **state)
         _cleanup_tracker_state_ struct ctk_tracker_state a = {0};
         assert_int_equal(ctk_tracker_state_init(&a, &gpus, true, "b", NULL), 0);
         a.gpus[1].access = CTK_TRACKER_EXCLUSIVE;
-        ctk_strv_push(&a.gpus[1].holders, "c1");
-        ctk_strv_push(&a.gpus[11].holders, "c1");
-        ctk_strv_push(&a.gpus[11].holders, "c2");
-        a.containers = calloc(2, sizeof(*a.containers));
-        a.ncontainers = 2;
-        a.containers[0].id = strdup("c1");
+        fx_add_container(&a, "c1", (size_t[]){1, 11}, 2);
+        fx_add_container(&a, "c2", (size_t[]){11}, 1);
+        fx_add_container(&a, "c3", (size_t[]){0}, 1);
         a.containers[0].runtime_root = strdup("/run/runc");
         a.containers[0].pid = 42;
         a.containers[0].pid_start = 1234567890123ULL;
-        a.containers[1].id = strdup("c2");
+        a.containers[2].runtime_root = strdup("/run/runc");
+        /* Strings that need escaping, and bytes that are not UTF-8. */
+        ctk_strv_push(&a.gpus[2].drm, "/dev/dri/we\"ird\\\n\x01\xc3\xa9");
+        ctk_strv_push(&a.gpus[3].drm, "/dev/bad\xff\xc3");
 
         _cleanup_free_ char *text = ctk_tracker_state_format(&a);
         assert_non_null(text);
-        assert_int_equal(text[strlen(text) - 1], '\n');
-        assert_null(strchr(text, '\n') + 1 == text + strlen(text) ? NULL : "one line");
-        /* Keys the Go toolkit wrote stay where scripts read them. */
-        assert_non_null(strstr(text, "\"gpusStatus\":{\"0\":{\"uuid\":\"\",\"partitionType\":\"cpx_nps4\","
-                                     "\"accessibility\":0,\"containerIds\":[]}"));
-        assert_non_null(strstr(text, "\"1\":{\"uuid\":\"0x89CAA15875FF5A43\",\"partitionType\":\"\","
-                                     "\"accessibility\":1,\"containerIds\":[\"c1\"]}"));
+        assert_ptr_equal(strchr(text, '\n'), text + strlen(text) - 1); /* one line */
+        assert_non_null(strstr(text, "{\"version\":1,\"enabled\":true,\"bootId\":\"b\",\"gpus\":[{\"uuid\":null,"
+                                     "\"pci\":\"0000:03:00.0\",\"partition\":\"cpx_nps4\",\"drm\":[\"/dev/dri/card1\","
+                                     "\"/dev/dri/renderD128\"],\"accessibility\":\"shared\"},"));
+        assert_non_null(strstr(text, "\"accessibility\":\"exclusive\""));
+        /* Each container once, runtime roots once. */
+        assert_non_null(strstr(text, "\"runtimeRoots\":[\"/run/runc\"],\"containers\":[[\"c1\",[1,11],0,42,"
+                                     "1234567890123],[\"c2\",[11],null,0,0],[\"c3\",[0],0,0,0]]}\n"));
 
         _cleanup_tracker_state_ struct ctk_tracker_state b = {0};
         parse_ok(text, &b);
@@ -88,8 +89,12 @@ static void test_round_trip(void **state)
         assert_false(b.gpus[0].has_uuid);
         assert_string_equal(b.gpus[0].partition, "cpx_nps4");
         assert_int_equal(b.gpus[1].access, CTK_TRACKER_EXCLUSIVE);
-        assert_int_equal(b.gpus[11].holders.n, 2);
-        assert_int_equal(b.ncontainers, 2);
+        assert_string_equal(b.gpus[2].drm.v[2], "/dev/dri/we\"ird\\\n\x01\xc3\xa9");
+        assert_string_equal(b.gpus[3].drm.v[2], "/dev/bad\xef\xbf\xbd\xef\xbf\xbd");
+        assert_int_equal(ctk_tracker_state_count_holders(&b, 11), 2);
+        assert_string_equal(fx_holder(&b, 11, 0), "c1");
+        assert_string_equal(fx_holder(&b, 11, 1), "c2");
+        assert_int_equal(b.ncontainers, 3);
         struct ctk_tracker_container *c1 = ctk_tracker_state_find_container(&b, "c1");
         assert_non_null(c1);
         assert_string_equal(c1->runtime_root, "/run/runc");
@@ -104,32 +109,29 @@ static void test_round_trip(void **state)
         assert_string_equal(text, copied);
 }
 
-/* A state file written by the Go toolkit (keys sorted as strings, duplicate
- * ids, no pci) is read; its duplicates count once. */
-static void test_reads_go_toolkit_file(void **state)
+/* Hand edits: unknown keys are ignored, GPU lists are normalized. */
+static void test_lenient_where_harmless(void **state)
 {
         (void)state;
-        const char *go = "{\"enabled\":true,\"gpusStatus\":{"
-                         "\"0\":{\"uuid\":\"0xEA35F57CC80DEB35\",\"partitionType\":\"\",\"accessibility\":0,"
-                         "\"containerIds\":[\"a\",\"a\",\"b\"]},"
-                         "\"1\":{\"uuid\":\"0x89CAA15875FF5A43\",\"partitionType\":\"\",\"accessibility\":1,"
-                         "\"containerIds\":[]}},"
-                         "\"gpusInfo\":{\"0\":{\"DrmDevices\":[\"/dev/dri/card1\",\"/dev/dri/renderD128\"],"
-                         "\"PartitionType\":\"\"},\"1\":{\"DrmDevices\":[],\"PartitionType\":\"\"}}}\n";
+        const char *text = "{\"version\":1,\"enabled\":false,\"note\":\"x\",\"gpus\":[{\"accessibility\":\"shared\","
+                           "\"extra\":1},{\"accessibility\":\"exclusive\",\"uuid\":\"12fe4f7fdaf06b9\"}],"
+                           "\"containers\":[[\"a\",[1,0,1],null,0,0]]}";
         _cleanup_tracker_state_ struct ctk_tracker_state st = {0};
-        parse_ok(go, &st);
-        assert_true(st.enabled);
+        parse_ok(text, &st);
+        assert_false(st.enabled);
         assert_null(st.boot_id);
         assert_int_equal(st.ngpus, 2);
-        assert_int_equal(st.gpus[0].holders.n, 2);
         assert_string_equal(st.gpus[0].pci, "");
-        assert_int_equal(st.gpus[1].access, CTK_TRACKER_EXCLUSIVE);
-        assert_int_equal(st.ncontainers, 0);
+        assert_int_equal(st.gpus[1].uuid, 0x12FE4F7FDAF06B9ULL);
+        assert_int_equal(st.containers[0].ngpus, 2);
+        assert_int_equal(st.containers[0].gpus[0], 0);
+        assert_int_equal(st.containers[0].gpus[1], 1);
 }
 
 static void test_corrupt_inputs(void **state)
 {
         (void)state;
+#define HEAD "{\"version\":1,\"enabled\":true,\"gpus\":[{\"accessibility\":\"shared\"}]"
         static const struct {
                 const char *text, *want;
         } cases[] = {
@@ -137,25 +139,31 @@ static void test_corrupt_inputs(void **state)
             {"{\"enabled\":true,", "line 1"},
             {"garbage", "line 1 column 7"},
             {"[]", "top level must be an object"},
-            {"{\"gpusStatus\":{}}", "\"enabled\" must be true or false"},
-            {"{\"enabled\":1,\"gpusStatus\":{}}", "\"enabled\" must be true or false"},
-            {"{\"enabled\":true}", "\"gpusStatus\" must be an object"},
-            {"{\"enabled\":true,\"gpusStatus\":{\"1\":{\"accessibility\":0}}}", "unexpected GPU index \"1\""},
-            {"{\"enabled\":true,\"gpusStatus\":{\"00\":{\"accessibility\":0}}}", "unexpected GPU index \"00\""},
-            {"{\"enabled\":true,\"gpusStatus\":{\"0\":{\"accessibility\":2}}}", "GPU 0: \"accessibility\" must be 0"},
-            {"{\"enabled\":true,\"gpusStatus\":{\"0\":{}}}", "GPU 0: \"accessibility\" must be 0"},
-            {"{\"enabled\":true,\"gpusStatus\":{\"0\":{\"accessibility\":0,\"uuid\":\"xyz\"}}}",
+            {"{\"enabled\":true,\"gpus\":[]}", "\"version\" must be a positive integer"},
+            {"{\"version\":2,\"enabled\":true,\"gpus\":[]}", "written by a newer toolkit (state version 2"},
+            {"{\"version\":1,\"gpus\":[]}", "\"enabled\" must be true or false"},
+            {"{\"version\":1,\"enabled\":1,\"gpus\":[]}", "\"enabled\" must be true or false"},
+            {"{\"version\":1,\"enabled\":true}", "\"gpus\" must be an array"},
+            {"{\"version\":1,\"enabled\":true,\"gpus\":[{}]}", "GPU 0: \"accessibility\" must be \"shared\""},
+            {"{\"version\":1,\"enabled\":true,\"gpus\":[{\"accessibility\":1}]}",
+             "GPU 0: \"accessibility\" must be a string"},
+            {"{\"version\":1,\"enabled\":true,\"gpus\":[{\"accessibility\":\"shared\",\"uuid\":\"xyz\"}]}",
              "GPU 0: invalid uuid \"xyz\""},
-            {"{\"enabled\":true,\"gpusStatus\":{\"0\":{\"accessibility\":0,\"containerIds\":[1]}}}",
-             "\"containerIds\" must be an array of non-empty strings"},
-            {"{\"enabled\":true,\"gpusStatus\":{\"0\":{\"accessibility\":0,\"containerIds\":[\"\"]}}}",
-             "\"containerIds\" must be an array of non-empty strings"},
-            {"{\"enabled\":true,\"gpusStatus\":{},\"containers\":{\"c\":{\"pid\":-1}}}",
-             "container c: \"pid\" must be an integer between 0 and"},
-            {"{\"enabled\":true,\"gpusStatus\":{},\"containers\":[]}", "\"containers\" must be an object"},
-            {"{\"version\":2,\"enabled\":true,\"gpusStatus\":{}}", "written by a newer toolkit (state version 2"},
-            {"{\"enabled\":true,\"enabled\":false,\"gpusStatus\":{}}", "duplicate object key"},
+            {"{\"version\":1,\"enabled\":true,\"gpus\":[{\"accessibility\":\"shared\",\"drm\":[1]}]}",
+             "GPU 0: \"drm\" must be an array of strings"},
+            {HEAD ",\"containers\":{}}", "\"containers\" must be an array"},
+            {HEAD ",\"containers\":[[\"a\",[0],null,0]]}", "container 0 must be [id, [GPU indices]"},
+            {HEAD ",\"containers\":[[\"a\",[0],null,-1,0]]}", "container 0 must be [id"},
+            {HEAD ",\"containers\":[[\"a/b\",[0],null,0,0]]}", "container 0: invalid id \"a/b\""},
+            {HEAD ",\"containers\":[[\"a\",[1],null,0,0]]}", "container a: GPU indices must be below 1"},
+            {HEAD ",\"containers\":[[\"a\",[0],0,0,0]]}", "container a: no runtime root 0"},
+            {HEAD ",\"runtimeRoots\":[\"/r\"],\"containers\":[[\"a\",[0],0,0,0],[\"b\",[0],0,0,0],"
+                  "[\"a\",[0],null,0,0]]}",
+             "container a is listed twice"},
+            {HEAD ",\"runtimeRoots\":{}}", "\"runtimeRoots\" must be an array"},
+            {"{\"version\":1,\"enabled\":true,\"enabled\":false,\"gpus\":[]}", "duplicate object key"},
         };
+#undef HEAD
         for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
                 _cleanup_free_ char *msg = parse_err(cases[i].text);
                 if (strstr(msg, cases[i].want) == NULL)
@@ -216,7 +224,7 @@ int main(void)
 {
         const struct CMUnitTest tests[] = {
             cmocka_unit_test(test_init_records_host_gpus), cmocka_unit_test(test_round_trip),
-            cmocka_unit_test(test_reads_go_toolkit_file),  cmocka_unit_test(test_corrupt_inputs),
+            cmocka_unit_test(test_lenient_where_harmless), cmocka_unit_test(test_corrupt_inputs),
             cmocka_unit_test(test_topology_identity),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);

@@ -13,6 +13,7 @@
 
 #include "core/gpu.h"
 #include "core/strv.h"
+#include "core/tracker_state.h"
 
 __attribute__((weak)) void ctk_uuid_format(uint64_t uuid, char buf[CTK_UUID_STRLEN])
 {
@@ -72,6 +73,27 @@ static inline void fx_gpus(struct ctk_gpu_list *l, size_t n)
                 g->has_uuid = true;
                 g->uuid = i < 4 ? fx_seed_uuids[i] : 0x1000 + i;
         }
+}
+
+/* The k-th container (in allocation order) holding GPU gpu, or NULL. */
+static inline const char *fx_holder(const struct ctk_tracker_state *st, size_t gpu, size_t k)
+{
+        for (size_t i = 0; i < st->ncontainers; i++)
+                if (ctk_tracker_container_holds(&st->containers[i], gpu) && k-- == 0)
+                        return st->containers[i].id;
+        return NULL;
+}
+
+/* Adds a container holding the given GPUs (no runtime root). */
+static inline void fx_add_container(struct ctk_tracker_state *st, const char *id, const size_t *gpus, size_t n)
+{
+        st->containers = realloc(st->containers, (st->ncontainers + 1) * sizeof(*st->containers));
+        struct ctk_tracker_container *c = &st->containers[st->ncontainers++];
+        memset(c, 0, sizeof(*c));
+        c->id = strdup(id);
+        c->gpus = calloc(n + 1, sizeof(size_t));
+        memcpy(c->gpus, gpus, n * sizeof(size_t));
+        c->ngpus = n;
 }
 
 /* A fresh temporary directory (removed by fx_rmtree). */

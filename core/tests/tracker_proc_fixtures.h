@@ -48,7 +48,7 @@ static inline const char *fx_state_invariants(struct ctk_tracker *t)
         }
         const char *bad = missing ? "state missing" : NULL;
         for (size_t i = 0; bad == NULL && i < st.ngpus; i++)
-                if (st.gpus[i].access == CTK_TRACKER_EXCLUSIVE && st.gpus[i].holders.n > 1)
+                if (st.gpus[i].access == CTK_TRACKER_EXCLUSIVE && ctk_tracker_state_count_holders(&st, i) > 1)
                         bad = "an exclusive GPU has two holders";
         ctk_tracker_state_clear(&st);
         return bad;

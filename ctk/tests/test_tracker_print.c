@@ -97,11 +97,18 @@ static void doc_state(struct ctk_tracker_state *st)
                 st->gpus[i].has_uuid = true;
                 st->gpus[i].uuid = uuids[i];
         }
-        ctk_strv_push(&st->gpus[0].holders, ID_A);
-        ctk_strv_push(&st->gpus[1].holders, ID_A);
-        ctk_strv_push(&st->gpus[1].holders, ID_B);
-        ctk_strv_push(&st->gpus[2].holders, ID_A);
-        ctk_strv_push(&st->gpus[3].holders, ID_B);
+        st->ncontainers = 2;
+        st->containers = calloc(2, sizeof(*st->containers));
+        st->containers[0].id = strdup(ID_A);
+        st->containers[0].gpus = calloc(3, sizeof(size_t));
+        st->containers[0].ngpus = 3;
+        for (size_t i = 0; i < 3; i++)
+                st->containers[0].gpus[i] = i;
+        st->containers[1].id = strdup(ID_B);
+        st->containers[1].gpus = calloc(2, sizeof(size_t));
+        st->containers[1].ngpus = 2;
+        st->containers[1].gpus[0] = 1;
+        st->containers[1].gpus[1] = 3;
 }
 
 #define RULE                                                                                                           \
@@ -115,7 +122,7 @@ static void test_status_table_is_byte_exact(void **state)
         doc_state(&st);
         st.gpus[3].access = CTK_TRACKER_EXCLUSIVE;
         st.gpus[2].has_uuid = false;
-        ctk_strv_clear(&st.gpus[2].holders);
+        st.containers[0].ngpus = 2; /* ID_A on 0-1 only */
         _cleanup_free_ char *out = ctk_tracker_status_table(&st);
         /* Header and the "-" row: the text, then the padding to 120 columns. */
         const char *header = "GPU Id    UUID                     Accessibility       Container Ids"
