@@ -3,6 +3,8 @@
  * Written by hand rather than through a jansson tree: this runs on every
  * container create and delete, and building then dumping a tree of
  * thousands of values costs several times more than printing them. */
+#include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,55 +40,107 @@ static size_t utf8_len(const unsigned char *s)
         return n;
 }
 
+/* A growable output buffer; `failed` sticks after ENOMEM. */
+struct out {
+        char *p;
+        size_t n, cap;
+        bool failed;
+};
+
+static void put(struct out *o, const char *s, size_t n)
+{
+        if (o->failed)
+                return;
+        if (o->n + n + 1 > o->cap) {
+                size_t cap = o->cap ? o->cap : 4096;
+                while (o->n + n + 1 > cap)
+                        cap *= 2;
+                char *p = realloc(o->p, cap);
+                if (p == NULL) {
+                        o->failed = true;
+                        return;
+                }
+                o->p = p;
+                o->cap = cap;
+        }
+        memcpy(o->p + o->n, s, n);
+        o->n += n;
+        o->p[o->n] = '\0';
+}
+
+static void puts_(struct out *o, const char *s)
+{
+        put(o, s, strlen(s));
+}
+
+static void putf(struct out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void putf(struct out *o, const char *fmt, ...)
+{
+        char buf[64];
+        va_list ap;
+        va_start(ap, fmt);
+        int n = vsnprintf(buf, sizeof(buf), fmt, ap);
+        va_end(ap);
+        if (n < 0 || (size_t)n >= sizeof(buf))
+                o->failed = true;
+        else
+                put(o, buf, (size_t)n);
+}
+
 /* A JSON string; bytes that are not UTF-8 become U+FFFD (jansson, which
  * reads the file back, rejects them). */
-static void put_string(FILE *f, const char *str)
+static void put_string(struct out *o, const char *str)
 {
         const unsigned char *s = (const unsigned char *)str;
-        fputc('"', f);
+        put(o, "\"", 1);
         while (*s != '\0') {
+                const unsigned char *run = s;
+                while (*s >= 0x20 && *s < 0x80 && *s != '"' && *s != '\\')
+                        s++;
+                put(o, (const char *)run, (size_t)(s - run));
+                if (*s == '\0')
+                        break;
                 if (*s == '"' || *s == '\\') {
-                        fputc('\\', f);
-                        fputc(*s++, f);
+                        put(o, "\\", 1);
+                        put(o, (const char *)s++, 1);
                 } else if (*s < 0x20) {
-                        fprintf(f, "\\u%04x", *s++);
-                } else if (*s < 0x80) {
-                        fputc(*s++, f);
+                        putf(o, "\\u%04x", *s++);
                 } else {
                         size_t n = utf8_len(s);
                         if (n == 0) {
-                                fputs("\xef\xbf\xbd", f); /* U+FFFD */
+                                puts_(o, "\xef\xbf\xbd"); /* U+FFFD */
                                 s++;
                         } else {
-                                fwrite(s, 1, n, f);
+                                put(o, (const char *)s, n);
                                 s += n;
                         }
                 }
         }
-        fputc('"', f);
+        put(o, "\"", 1);
 }
 
-static void put_gpu(FILE *f, const struct ctk_tracker_gpu *g)
+static void put_gpu(struct out *o, const struct ctk_tracker_gpu *g)
 {
-        fputs("{\"uuid\":", f);
+        puts_(o, "{\"uuid\":");
         if (g->has_uuid) {
                 char uuid[CTK_UUID_STRLEN];
                 ctk_uuid_format(g->uuid, uuid);
-                put_string(f, uuid);
+                put_string(o, uuid);
         } else {
-                fputs("null", f);
+                puts_(o, "null");
         }
-        fputs(",\"pci\":", f);
-        put_string(f, g->pci != NULL ? g->pci : "");
-        fputs(",\"partition\":", f);
-        put_string(f, g->partition != NULL ? g->partition : "");
-        fputs(",\"drm\":[", f);
+        puts_(o, ",\"pci\":");
+        put_string(o, g->pci != NULL ? g->pci : "");
+        puts_(o, ",\"partition\":");
+        put_string(o, g->partition != NULL ? g->partition : "");
+        puts_(o, ",\"drm\":[");
         for (size_t k = 0; k < g->drm.n; k++) {
                 if (k > 0)
-                        fputc(',', f);
-                put_string(f, g->drm.v[k]);
+                        put(o, ",", 1);
+                put_string(o, g->drm.v[k]);
         }
-        fprintf(f, "],\"accessibility\":\"%s\"}", g->access == CTK_TRACKER_EXCLUSIVE ? "exclusive" : "shared");
+        puts_(o, g->access == CTK_TRACKER_EXCLUSIVE ? "],\"accessibility\":\"exclusive\"}"
+                                                    : "],\"accessibility\":\"shared\"}");
 }
 
 /* Index of the container's runtime root in roots (distinct, in order of
@@ -99,6 +153,19 @@ static long root_index(const char **roots, size_t n, const char *root)
                 if (strcmp(roots[i], root) == 0)
                         return (long)i;
         return -1;
+}
+
+static void put_container(struct out *o, const struct ctk_tracker_container *c, long root)
+{
+        put(o, "[", 1);
+        put_string(o, c->id);
+        put(o, ",[", 2);
+        for (size_t k = 0; k < c->ngpus; k++)
+                putf(o, k > 0 ? ",%zu" : "%zu", c->gpus[k]);
+        if (root >= 0)
+                putf(o, "],%ld,%d,%llu]", root, (int)c->pid, c->pid_start);
+        else
+                putf(o, "],null,%d,%llu]", (int)c->pid, c->pid_start);
 }
 
 char *ctk_tracker_state_format(const struct ctk_tracker_state *s)
@@ -116,51 +183,35 @@ char *ctk_tracker_state_format(const struct ctk_tracker_state *s)
                         roots[nroots++] = r;
                 }
         }
-        char *buf = NULL;
-        size_t len = 0;
-        FILE *f = open_memstream(&buf, &len);
-        if (f == NULL)
-                return NULL;
-        fprintf(f, "{\"version\":%d,\"enabled\":%s,\"bootId\":", CTK_TRACKER_STATE_VERSION,
-                s->enabled ? "true" : "false");
+        struct out o = {0};
+        putf(&o, "{\"version\":%d,\"enabled\":%s,\"bootId\":", CTK_TRACKER_STATE_VERSION,
+             s->enabled ? "true" : "false");
         if (s->boot_id != NULL)
-                put_string(f, s->boot_id);
+                put_string(&o, s->boot_id);
         else
-                fputs("null", f);
-        fputs(",\"gpus\":[", f);
+                puts_(&o, "null");
+        puts_(&o, ",\"gpus\":[");
         for (size_t i = 0; i < s->ngpus; i++) {
                 if (i > 0)
-                        fputc(',', f);
-                put_gpu(f, &s->gpus[i]);
+                        put(&o, ",", 1);
+                put_gpu(&o, &s->gpus[i]);
         }
-        fputs("],\"runtimeRoots\":[", f);
+        puts_(&o, "],\"runtimeRoots\":[");
         for (size_t i = 0; i < nroots; i++) {
                 if (i > 0)
-                        fputc(',', f);
-                put_string(f, roots[i]);
+                        put(&o, ",", 1);
+                put_string(&o, roots[i]);
         }
-        fputs("],\"containers\":[", f);
+        puts_(&o, "],\"containers\":[");
         for (size_t i = 0; i < s->ncontainers; i++) {
-                const struct ctk_tracker_container *c = &s->containers[i];
-                fputs(i > 0 ? ",[" : "[", f);
-                put_string(f, c->id);
-                fputs(",[", f);
-                for (size_t k = 0; k < c->ngpus; k++)
-                        fprintf(f, k > 0 ? ",%zu" : "%zu", c->gpus[k]);
-                if (root_of[i] >= 0)
-                        fprintf(f, "],%ld,%d,%llu]", root_of[i], (int)c->pid, c->pid_start);
-                else
-                        fprintf(f, "],null,%d,%llu]", (int)c->pid, c->pid_start);
+                if (i > 0)
+                        put(&o, ",", 1);
+                put_container(&o, &s->containers[i], root_of[i]);
         }
-        fputs("]}\n", f);
-        if (ferror(f)) {
-                fclose(f);
-                free(buf);
+        puts_(&o, "]}\n");
+        if (o.failed) {
+                free(o.p);
                 return NULL;
         }
-        if (fclose(f) != 0) {
-                free(buf);
-                return NULL;
-        }
-        return buf;
+        return o.p;
 }

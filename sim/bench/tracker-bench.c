@@ -39,12 +39,12 @@ static double pct(double *v, size_t n, double p)
         return v[i];
 }
 
-static int parse_count(const char *s, long *out)
+static int parse_count(const char *s, long min, long *out)
 {
         char *end;
         errno = 0;
         long v = strtol(s, &end, 10);
-        if (errno != 0 || end == s || *end != '\0' || v < 1 || v > 1000000)
+        if (errno != 0 || end == s || *end != '\0' || v < min || v > 1000000)
                 return -1;
         *out = v;
         return 0;
@@ -77,8 +77,8 @@ static int fail(const char *what, struct ctk_error *err)
 int main(int argc, char **argv)
 {
         long tracked = 1000, rounds = 200;
-        if (argc < 2 || argc > 4 || (argc > 2 && parse_count(argv[2], &tracked) < 0) ||
-            (argc > 3 && parse_count(argv[3], &rounds) < 0)) {
+        if (argc < 2 || argc > 4 || (argc > 2 && parse_count(argv[2], 0, &tracked) < 0) ||
+            (argc > 3 && parse_count(argv[3], 1, &rounds) < 0)) {
                 fprintf(stderr, "usage: tracker-bench PROFILE [TRACKED [ROUNDS]]\n");
                 return 2;
         }
@@ -111,7 +111,7 @@ int main(int argc, char **argv)
                 container_id(id, sizeof(id), "bench", i);
                 size_t idx[2] = {(size_t)i % gpus.n, (size_t)(i * 7 + 3) % gpus.n};
                 struct ctk_tracker_request req = {
-                        .container_id = id, .idx = idx, .n = 1 + (size_t)(i % 2), .runtime_root = root};
+                    .container_id = id, .idx = idx, .n = 1 + (size_t)(i % 2), .runtime_root = root};
                 if (runc_state(root, id) < 0 || ctk_tracker_allocate(t, &gpus, &req, &ok, &err) < 0) {
                         rc = fail("tracking the initial containers", err);
                         goto out;
@@ -129,7 +129,7 @@ int main(int argc, char **argv)
                 for (size_t k = 0; k < want; k++)
                         idx[k] = ((size_t)r * 8 + k) % gpus.n;
                 struct ctk_tracker_request req = {
-                        .container_id = id, .idx = idx, .n = want, .runtime_root = root, .pid = getpid()};
+                    .container_id = id, .idx = idx, .n = want, .runtime_root = root, .pid = getpid()};
                 double t0 = now_ms();
                 if (ctk_tracker_allocate(t, &gpus, &req, &ok, &err) < 0) {
                         rc = fail("allocate", err);
