@@ -14,7 +14,8 @@
 # used: containerd is started here and handed to dockerd with --containerd.
 # CTK_BIN is put first on the PATH of both daemons, so a runtime configured
 # as "path": "amd-container-runtime" resolves to the binary under test.
-# Plain bash: sim/sim.sh uses the same functions.
+# Plain bash: sim/sim.sh uses the same functions. Every function works under
+# bats' `set -e` (expected failures are handled, not left to errexit).
 
 DOCKERD_TIMEOUT=${DOCKERD_TIMEOUT:-60}
 
@@ -29,6 +30,7 @@ dockerd_start() {
         export DOCKERD_DIR DOCKERD_CONFIG DOCKER_HOST DOCKER_CONFIG
         mkdir -p "$DOCKERD_DIR"/{data,x,ctr,client} || return 1
         [ -e "$DOCKERD_CONFIG" ] || dockerd_write_config '{}' || return 1
+        [ -e "$DOCKER_CONFIG/config.json" ] || echo '{}' >"$DOCKER_CONFIG/config.json"
         _containerd_start && _dockerd_launch
 }
 
@@ -132,8 +134,8 @@ _ctk_kill_pidfile() {
         [ -n "$pid" ] || return 0
         kill -TERM "$pid" 2>/dev/null || { rm -f "$1"; return 0; }
         ctk_wait_for "$2" _ctk_gone "$pid" || {
-                kill -KILL "$pid" 2>/dev/null
-                ctk_wait_for 10 _ctk_gone "$pid"
+                kill -KILL "$pid" 2>/dev/null || true
+                ctk_wait_for 10 _ctk_gone "$pid" || true
         }
         rm -f "$1"
 }
@@ -151,8 +153,8 @@ dockerd_stop() {
         [ -n "$d" ] && [ -d "$d" ] || return 0
         if [ -S "$d/d.sock" ] && [ -e "$d/dockerd.launch.pid" ]; then
                 local ids
-                ids=$(timeout 20 docker ps -aq 2>/dev/null)
-                [ -z "$ids" ] || timeout 60 docker rm -f $ids >/dev/null 2>&1
+                ids=$(timeout 20 docker ps -aq 2>/dev/null) || ids=
+                [ -z "$ids" ] || timeout 60 docker rm -f $ids >/dev/null 2>&1 || true
         fi
         _dockerd_kill
         _ctk_kill_runc_containers "$d/x"
@@ -169,8 +171,8 @@ _ctk_kill_runc_containers() {
         for root in "$1"/runtime-*/*/; do
                 [ -d "$root" ] || continue
                 for id in $(runc --root "$root" list -q 2>/dev/null); do
-                        runc --root "$root" kill -a "$id" KILL 2>/dev/null
-                        runc --root "$root" delete -f "$id" 2>/dev/null
+                        runc --root "$root" kill -a "$id" KILL 2>/dev/null || true
+                        runc --root "$root" delete -f "$id" 2>/dev/null || true
                 done
         done
 }
@@ -183,6 +185,6 @@ _ctk_kill_shims() {
                 { tr '\0' ' ' <"$f"; } 2>/dev/null | grep -q -- "-address $sock " || continue
                 pid=${f#/proc/}
                 pid=${pid%/cmdline}
-                kill -KILL "$pid" 2>/dev/null
+                kill -KILL "$pid" 2>/dev/null || true
         done
 }

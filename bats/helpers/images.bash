@@ -8,13 +8,17 @@
 #   /usr/local/bin/ every program in CTK_TOOLS (rocm-smi, numa-probe, ...)
 #
 # Tags: rocm/rocm-terminal (CMD bash) and busybox (CMD sh).
+# The tarball is built once per IMAGES_CACHE directory (set it in setup_file
+# to share one between several daemons).
 # Plain bash: sim/sim.sh uses the same functions.
 
 IMAGE_PATH_ENV='PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin'
 
-# images_rootfs_tar DIR: builds DIR/rootfs.tar once and prints its path.
+# images_rootfs_tar [DIR]: builds DIR/rootfs.tar once and prints its path
+# (DIR: IMAGES_CACHE, else the private dockerd's or podman's directory).
 images_rootfs_tar() {
-        local dir=$1 tar=$1/rootfs.tar
+        local dir=${1:-${IMAGES_CACHE:-${DOCKERD_DIR:-$PODMAN_DIR}}}
+        local tar=$dir/rootfs.tar
         if [ ! -s "$tar" ]; then
                 _images_make_rootfs "$dir/rootfs" || return 1
                 tar -C "$dir/rootfs" --numeric-owner --owner=0 --group=0 -cf "$tar.tmp" . &&
@@ -55,11 +59,11 @@ _images_make_rootfs() {
         printf 'root:x:0:\nvideo:x:44:\nnogroup:x:65534:\n' >"$r/etc/group"
 }
 
-# images_docker_import DIR: imports rocm/rocm-terminal and busybox into the
-# docker daemon of DOCKER_HOST (DIR caches the root file system tarball).
+# images_docker_import: imports rocm/rocm-terminal and busybox into the
+# docker daemon of DOCKER_HOST.
 images_docker_import() {
         local tar
-        tar=$(images_rootfs_tar "$1") || return 1
+        tar=$(images_rootfs_tar) || return 1
         docker import --change "ENV $IMAGE_PATH_ENV" --change 'CMD ["bash"]' "$tar" rocm/rocm-terminal >/dev/null &&
                 docker import --change "ENV $IMAGE_PATH_ENV" --change 'CMD ["sh"]' "$tar" busybox >/dev/null
 }

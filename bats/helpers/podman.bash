@@ -69,13 +69,13 @@ CONF
 
 # ctk_podman ARGS...: podman inside the private namespace.
 ctk_podman() {
-        nsenter --target "$(cat "$PODMAN_DIR/ns.pid")" --mount -- podman "$@"
+        env -u DOCKER_CONFIG -u DOCKER_HOST nsenter --target "$(cat "$PODMAN_DIR/ns.pid")" --mount -- podman "$@"
 }
 
 # podman_import_images: rocm/rocm-terminal and busybox (helpers/images.bash).
 podman_import_images() {
         local tar
-        tar=$(images_rootfs_tar "$PODMAN_DIR") || return 1
+        tar=$(images_rootfs_tar "${IMAGES_CACHE:-$PODMAN_DIR}") || return 1
         ctk_podman import -q --change "ENV $IMAGE_PATH_ENV" --change 'CMD ["bash"]' "$tar" \
                 docker.io/rocm/rocm-terminal:latest >/dev/null &&
                 ctk_podman import -q --change "ENV $IMAGE_PATH_ENV" --change 'CMD ["sh"]' "$tar" \
@@ -88,8 +88,8 @@ podman_stop() {
         local d=${PODMAN_DIR:-}
         [ -n "$d" ] && [ -d "$d" ] || return 0
         if [ -e "$d/ns/ready" ]; then
-                timeout 60 nsenter --target "$(cat "$d/ns.pid")" --mount -- \
-                        podman rm -af -t 0 >/dev/null 2>&1
+                timeout 60 env -u DOCKER_CONFIG -u DOCKER_HOST nsenter --target "$(cat "$d/ns.pid")" --mount -- \
+                        podman rm -af -t 0 >/dev/null 2>&1 || true
         fi
         _ctk_kill_pidfile "$d/ns.pid" 10
         ctk_rm_tmpdir "$d" || return 1
