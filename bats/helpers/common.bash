@@ -63,12 +63,15 @@ ctk_rm_tmpdir() {
 }
 
 # ctk_wait_for TIMEOUT_S CMD...: runs CMD every 0.1 s until it succeeds;
-# returns 1 after TIMEOUT_S seconds.
+# returns 1 after TIMEOUT_S seconds, or at once when CMD exits with 2 (what
+# it waits for has died).
 ctk_wait_for() {
-        local deadline=$((SECONDS + $1))
+        local deadline=$((SECONDS + $1)) rc
         shift
-        until "$@"; do
-                [ "$SECONDS" -lt "$deadline" ] || return 1
+        while :; do
+                "$@" && return 0
+                rc=$?
+                [ "$rc" -ne 2 ] && [ "$SECONDS" -lt "$deadline" ] || return 1
                 sleep 0.1
         done
 }

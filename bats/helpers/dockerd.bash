@@ -69,7 +69,7 @@ TOML
 
 _containerd_ready() {
         kill -0 "$(cat "$DOCKERD_DIR/containerd.pid")" 2>/dev/null || return 2
-        ctr --address "$DOCKERD_DIR/c.sock" version >/dev/null 2>&1
+        ctr --address "$DOCKERD_DIR/c.sock" version >/dev/null 2>&1 || return 1
 }
 
 _dockerd_launch() {
@@ -92,7 +92,7 @@ _dockerd_launch() {
 
 _dockerd_ready() {
         kill -0 "$(cat "$DOCKERD_DIR/dockerd.launch.pid")" 2>/dev/null || return 2
-        docker version >/dev/null 2>&1
+        docker version >/dev/null 2>&1 || return 1
 }
 
 # dockerd_reload: makes dockerd re-read daemon.json (SIGHUP) and waits until it
