@@ -55,6 +55,20 @@ EOF
         done
 }
 
+@test "gen-man: a runtime that passes --help to runc gets our page plus runc's help" {
+        make_fake_bin "$BATS_TEST_TMPDIR/bin"
+        printf '#!/bin/sh\nprintf "NAME:\\n   runc - Open Container Initiative runtime\\n"\n' \
+                >"$BATS_TEST_TMPDIR/bin/amd-container-runtime"
+        sh "$CTK_REPO/sim/gen-man.sh" "$BATS_TEST_TMPDIR/bin" "$BATS_TEST_TMPDIR/man"
+        page=$BATS_TEST_TMPDIR/man/amd-container-runtime.1
+        grep -qx '.SH SYNOPSIS' "$page"
+        grep -qx '.SH LOW-LEVEL RUNTIME' "$page"
+        grep -qx '   runc - Open Container Initiative runtime' "$page"
+        grep -qxF '.BR amd-ctk (1),' "$page"
+        [ -z "$(groff -man -Tutf8 -ww -z "$page" 2>&1)" ]
+        lexgrog "$page"
+}
+
 @test "gen-man fails clearly when a binary is missing" {
         make_fake_bin "$BATS_TEST_TMPDIR/bin"
         rm "$BATS_TEST_TMPDIR/bin/amd-ctk-fakefs"

@@ -73,6 +73,31 @@ page() {
         echo "$name" >>"$LIST"
 }
 
+# The runtime is a shim: its --help is the low-level runtime's (runc's) help.
+# Its page is our own text (sim/man/) followed by that help; should the
+# runtime print a help of its own, that help is used like any other.
+runtime_page() {
+        bin=$BINDIR/amd-container-runtime desc="OCI runtime that gives containers AMD GPUs, over runc or crun"
+        help=$("$bin" --help 2>&1) || true
+        if printf '%s\n' "$help" | grep -q 'amd-container-runtime'; then
+                page amd-container-runtime "$desc" "$bin"
+                return
+        fi
+        [ -x "$bin" ] && [ -n "$help" ] || page amd-container-runtime "$desc" "$bin" # reports the problem
+        {
+                printf '.TH AMD-CONTAINER-RUNTIME 1 "%s" "amd-container-toolkit %s" "User Commands"\n' "$DATE" "$VERSION"
+                printf '.SH NAME\namd-container-runtime \\- %s\n' "$desc"
+                cat "$(dirname "$0")/man/amd-container-runtime.roff"
+                printf '.SH LOW-LEVEL RUNTIME\nAll other arguments are the low-level runtime'"'"'s; its help follows.\n'
+                printf '.PP\n.nf\n'
+                printf '%s\n' "$help" | roff_escape
+                printf '.fi\n'
+        } >"$MANDIR/amd-container-runtime.1.tmp"
+        mv "$MANDIR/amd-container-runtime.1.tmp" "$MANDIR/amd-container-runtime.1"
+        chmod 0644 "$MANDIR/amd-container-runtime.1"
+        echo amd-container-runtime >>"$LIST"
+}
+
 # commands HELP_TEXT: "name<TAB>summary" for each entry of its COMMANDS
 # section ("   name, alias   summary"); the help command is left out.
 commands() {
@@ -96,7 +121,7 @@ commands "$top" | while IFS="$tab" read -r cmd summary; do
                 page "amd-ctk-$cmd-$subcmd" "${subsummary:-amd-ctk $cmd $subcmd}" "$BINDIR/amd-ctk" "$cmd" "$subcmd"
         done
 done
-page amd-container-runtime "OCI runtime that gives containers AMD GPUs, over runc" "$BINDIR/amd-container-runtime"
+runtime_page
 page amd-ctk-fakefs "serve a simulated GPU host (sysfs and /dev) from a JSON profile" "$BINDIR/amd-ctk-fakefs"
 
 # SEE ALSO on every page: all the others.
