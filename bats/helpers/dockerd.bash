@@ -12,6 +12,8 @@
 #   *.log *.pid   logs and pid files
 # The host's /etc/docker, /var/lib/docker and system containerd are never
 # used: containerd is started here and handed to dockerd with --containerd.
+# There is no bridge network, so containers get only a loopback interface
+# whether or not they pass --network none (documented commands run as is).
 # CTK_BIN is put first on the PATH of both daemons, so a runtime configured
 # as "path": "amd-container-runtime" resolves to the binary under test.
 # Plain bash: sim/sim.sh uses the same functions. Every function works under
@@ -21,7 +23,8 @@ DOCKERD_TIMEOUT=${DOCKERD_TIMEOUT:-60}
 
 # dockerd_start [DIR]: starts containerd and dockerd below DIR (default: a new
 # temp directory), keeps an existing DIR/daemon.json, waits until the API
-# answers. Fails (with the daemon log tail) after DOCKERD_TIMEOUT seconds.
+# answers. Fails (with the daemon log tail, everything stopped and removed)
+# after DOCKERD_TIMEOUT seconds.
 dockerd_start() {
         DOCKERD_DIR=${1:-$(ctk_tmpdir docker)} || return 1
         DOCKERD_CONFIG=$DOCKERD_DIR/daemon.json
@@ -31,7 +34,9 @@ dockerd_start() {
         mkdir -p "$DOCKERD_DIR"/{data,x,ctr,client} || return 1
         [ -e "$DOCKERD_CONFIG" ] || dockerd_write_config '{}' || return 1
         [ -e "$DOCKER_CONFIG/config.json" ] || echo '{}' >"$DOCKER_CONFIG/config.json"
-        _containerd_start && _dockerd_launch
+        _containerd_start && _dockerd_launch && return 0
+        dockerd_stop # what did start (the log tails are printed above)
+        return 1
 }
 
 # dockerd_write_config JSON: writes daemon.json (plus the key path that keeps
@@ -182,7 +187,7 @@ _ctk_kill_runc_containers() {
 _ctk_kill_shims() {
         local sock=$1 f pid
         for f in /proc/[0-9]*/cmdline; do
-                { tr '\0' ' ' <"$f"; } 2>/dev/null | grep -q -- "-address $sock " || continue
+                { tr '\0' ' ' <"$f"; } 2>/dev/null | grep -qF -- "-address $sock " || continue
                 pid=${f#/proc/}
                 pid=${pid%/cmdline}
                 kill -KILL "$pid" 2>/dev/null || true
