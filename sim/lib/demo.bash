@@ -42,8 +42,8 @@ demo_prompt() {
 # into stdout; also kept in DEMO_OUT); a non-zero exit is reported and counted.
 demo_run() {
         demo_prompt "$@"
-        DEMO_OUT=$("$@" 2>&1)
-        local rc=$?
+        local rc
+        DEMO_OUT=$("$@" 2>&1) && rc=0 || rc=$?
         [ -z "$DEMO_OUT" ] || printf '%s\n' "$DEMO_OUT"
         if [ $rc -ne 0 ]; then
                 printf '!! unexpected exit status %d\n' "$rc"
@@ -55,8 +55,8 @@ demo_run() {
 # demo_fails CMD...: like demo_run for a command that must fail.
 demo_fails() {
         demo_prompt "$@"
-        DEMO_OUT=$("$@" 2>&1)
-        local rc=$?
+        local rc
+        DEMO_OUT=$("$@" 2>&1) && rc=0 || rc=$?
         [ -z "$DEMO_OUT" ] || printf '%s\n' "$DEMO_OUT"
         if [ $rc -eq 0 ]; then
                 printf '!! this command should have failed\n'
