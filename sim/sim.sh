@@ -90,6 +90,7 @@ elif [ $HAVE_HOST = 0 ]; then
         demo_unavailable "the simulated host (section 1)"
 elif demo_run amd-ctk runtime configure --config-path "$DOCKERD_CONFIG" --runtime-arg="--amd-config=$CFG"; then
         demo_run cat "$DOCKERD_CONFIG"
+        demo_say "(deprecated-key-path is the test daemon's: it keeps dockerd 20.10 from writing /etc/docker/key.json)"
         demo_say "dockerd re-reads daemon.json on SIGHUP (what 'systemctl reload docker' does):"
         demo_prompt kill -HUP "$(cat "$DOCKERD_DIR/dockerd.launch.pid")"
         dockerd_reload && HAVE_AMD=1

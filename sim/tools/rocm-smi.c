@@ -14,8 +14,9 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 
-#define KFD  "/dev/kfd"
-#define RULE "=========================================================================="
+#define KFD   "/dev/kfd"
+#define TITLE "=========== ROCm SMI stand-in: the GPU device nodes this container sees ==========="
+#define RULE  "=================================================================================="
 
 struct node {
         char *path;
@@ -139,24 +140,22 @@ int main(int argc, char **argv)
         if (ns.n > 1)
                 qsort(ns.v, ns.n, sizeof(*ns.v), node_cmp);
 
-        printf("%s\nROCm SMI stand-in (amd-container-toolkit simulation)\n%s\n", RULE, RULE);
-        printf("Not AMD's rocm-smi: this lists the GPU device nodes visible in the container.\n");
+        printf("%s\n", TITLE);
         if (ns.n == 0) {
                 printf("No GPU device nodes visible (no /dev/kfd, no /dev/dri/card*, no /dev/dri/renderD*)\n");
         } else {
-                printf("%-24s %-11s %-12s %-6s %s\n", "Device Node", "Major:Minor", "Mode", "UID", "GID");
+                printf("%-22s %-12s %-11s %-5s %s\n", "Device Node", "Major:Minor", "Mode", "UID", "GID");
                 for (size_t i = 0; i < ns.n; i++) {
                         char mode[11];
                         mode_string(ns.v[i].st.st_mode, mode);
                         char mm[32];
                         snprintf(mm, sizeof(mm), "%u:%u", major(ns.v[i].st.st_rdev), minor(ns.v[i].st.st_rdev));
-                        printf("%-24s %-11s %-12s %-6u %u\n", ns.v[i].path, mm, mode, (unsigned)ns.v[i].st.st_uid,
+                        printf("%-22s %-12s %-11s %-5u %u\n", ns.v[i].path, mm, mode, (unsigned)ns.v[i].st.st_uid,
                                (unsigned)ns.v[i].st.st_gid);
                 }
         }
-        printf("%s\nGPU render nodes: %zu   card nodes: %zu   /dev/kfd: %s\n%s\n", RULE,
-               count_prefix(&ns, "/dev/dri/renderD"), count_prefix(&ns, "/dev/dri/card"),
-               count_prefix(&ns, KFD) > 0 ? "yes" : "no", RULE);
+        printf("GPU render nodes: %zu   card nodes: %zu   /dev/kfd: %s\n%s\n", count_prefix(&ns, "/dev/dri/renderD"),
+               count_prefix(&ns, "/dev/dri/card"), count_prefix(&ns, KFD) > 0 ? "yes" : "no", RULE);
         for (size_t i = 0; i < ns.n; i++)
                 free(ns.v[i].path);
         free(ns.v);
