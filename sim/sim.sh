@@ -11,6 +11,7 @@ SIM_LIB=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 . "$SIM_LIB/../bats/helpers/common.bash"
 . "$SIM_LIB/../bats/helpers/dockerd.bash"
 . "$SIM_LIB/../bats/helpers/images.bash"
+. "$SIM_LIB/../bats/helpers/podman.bash"
 . "$SIM_LIB/lib/demo.bash"
 . "$SIM_LIB/lib/host.bash"
 
@@ -29,17 +30,19 @@ cleanup() {
         trap - EXIT INT TERM
         demo_section "Cleaning up" "containers, dockerd, containerd, the simulated host and $SIM"
         dockerd_stop
+        podman_stop
         host_down "$HOST"
         ctk_rm_tmpdir "$SIM"
 }
 trap cleanup EXIT
-trap 'exit 130' INT TERM
+trap 'exit 130' INT TERM HUP
+trap 'exec >/dev/null 2>&1; exit 141' PIPE # e.g. `make sim | head`: still clean up
 
 has_ctk() { amd-ctk "$@" --help >/dev/null 2>&1; }
 has_runtime() { [ -x "$CTK_BIN/amd-container-runtime" ]; }
 
 # ---------------------------------------------------------------------------
-demo_section "1. A simulated host" \
+demo_section "A simulated host" \
         "$PROFILE describes the 4-GPU host of the GPU tracker document." \
         "amd-ctk-fakefs serves it as sys/ and dev/ below a directory; every tool reads it with --root."
 HAVE_HOST=0
@@ -62,13 +65,13 @@ if [ $HAVE_HOST = 1 ]; then
 fi
 
 # ---------------------------------------------------------------------------
-demo_section "2. A private docker daemon" \
+demo_section "A private docker daemon" \
         "dockerd and containerd with their own data root, exec root and sockets below $SIM;" \
         "no bridge network, no iptables. The host's /etc/docker and /var/lib/docker are not used."
 dockerd_start "$SIM/d" || exit 1
 demo_run docker info --format 'root={{.DockerRootDir}} runtimes={{range $k, $v := .Runtimes}}{{$k}} {{end}}default={{.DefaultRuntime}}'
 
-demo_section "3. Test images" \
+demo_section "Test images" \
         "No registry is reachable: rocm/rocm-terminal is busybox-static plus our rocm-smi stand-in," \
         "imported with docker import. Here is what it prints with plain runc (no GPUs):"
 IMAGES_CACHE=$SIM images_docker_import || exit 1
@@ -76,7 +79,7 @@ demo_run docker images
 demo_run docker run --rm rocm/rocm-terminal rocm-smi
 
 # ---------------------------------------------------------------------------
-demo_section "4. Configuring Docker (README)" \
+demo_section "Configuring Docker (README)" \
         "The toolkit configuration tells the runtime where the simulated host is:"
 HAVE_AMD=0
 jq -n --arg root "$HOST" --arg state "$SIM/state" --arg log "$SIM/runtime.log" \
@@ -87,7 +90,7 @@ if ! has_ctk runtime configure; then
 elif ! has_runtime; then
         demo_unavailable "amd-container-runtime"
 elif [ $HAVE_HOST = 0 ]; then
-        demo_unavailable "the simulated host (section 1)"
+        demo_unavailable "the simulated host"
 elif demo_run amd-ctk runtime configure --config-path "$DOCKERD_CONFIG" --runtime-arg="--amd-config=$CFG"; then
         demo_run cat "$DOCKERD_CONFIG"
         demo_say "(deprecated-key-path is the test daemon's: it keeps dockerd 20.10 from writing /etc/docker/key.json)"
@@ -99,7 +102,7 @@ fi
 export AMD_CTK_CONFIG=$CFG # amd-ctk now reads the same configuration as the runtime
 
 # ---------------------------------------------------------------------------
-demo_section "5. Docker Runtime Integration (README)" \
+demo_section "Docker Runtime Integration (README)" \
         "Each container gets exactly the GPUs it asks for; rocm-smi lists the nodes it sees."
 if [ $HAVE_AMD = 1 ]; then
         uuids=$(amd-ctk gpu list 2>/dev/null | awk '$1 ~ /^[0-9]+$/ && $2 ~ /^0x/ { print $2 }')
@@ -119,7 +122,7 @@ if [ $HAVE_AMD = 1 ]; then
         demo_say "" "Without the variable the runtime behaves exactly like runc: no GPU nodes."
         demo_run docker run --rm --runtime=amd rocm/rocm-terminal rocm-smi
 else
-        demo_unavailable "docker run --runtime=amd (needs sections 1 and 4)"
+        demo_unavailable "docker run --runtime=amd (needs the simulated host and the docker configuration)"
 fi
 if [ $HAVE_HOST = 1 ]; then
         demo_say "" "Explicit paths (no runtime=amd needed), here the simulated host's nodes:"
@@ -129,6 +132,7 @@ if [ $HAVE_HOST = 1 ]; then
 fi
 
 # ---------------------------------------------------------------------------
+. "$SIM_LIB/lib/cdi-demo.bash"
 . "$SIM_LIB/lib/tracker-demo.bash"
 
 cleanup

@@ -3,6 +3,7 @@
 # built yet. Unexpected results are counted in DEMO_FAILURES.
 
 DEMO_FAILURES=0
+DEMO_SECTION=0
 DEMO_UNAVAILABLE=0
 if [ -t 1 ]; then
         C_HEAD=$'\033[1m' C_CMD=$'\033[36m' C_NA=$'\033[33m' C_OFF=$'\033[0m'
@@ -10,9 +11,10 @@ else
         C_HEAD= C_CMD= C_NA= C_OFF=
 fi
 
-# demo_section TITLE [TEXT...]: a header, then each TEXT as a line.
+# demo_section TITLE [TEXT...]: a numbered header, then each TEXT as a line.
 demo_section() {
-        printf '\n%s== %s%s\n' "$C_HEAD" "$1" "$C_OFF"
+        DEMO_SECTION=$((DEMO_SECTION + 1))
+        printf '\n%s== %d. %s%s\n' "$C_HEAD" "$DEMO_SECTION" "$1" "$C_OFF"
         shift
         [ $# -eq 0 ] || printf '%s\n' "$@"
 }

@@ -1,10 +1,10 @@
 # Section 6 of sim/sim.sh: the GPU tracker document's exclusive-GPU session,
 # replayed literally against the simulated host (sourced by sim.sh).
 
-demo_section "6. GPU Tracker: exclusive GPUs (GPU tracker document)" \
+demo_section "GPU Tracker: exclusive GPUs (GPU tracker document)" \
         "The tracker records which containers use which GPUs; an exclusive GPU serves one container."
 if [ $HAVE_AMD = 0 ]; then
-        demo_unavailable "the GPU tracker demo (needs docker run --runtime=amd, section 5)"
+        demo_unavailable "the GPU tracker demo (needs docker run --runtime=amd)"
         return 0
 fi
 if ! has_ctk gpu-tracker; then
