@@ -1,0 +1,140 @@
+/* amd-ctk-fakefs import-kfd CAPTURE_DIR [-o FILE] [--name NAME] [--description TEXT] */
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "backends/fakefs/import.h"
+#include "core/cleanup.h"
+#include "fakefs_cli.h"
+
+static void help(void)
+{
+        fputs("NAME:\n"
+              "   amd-ctk-fakefs import-kfd - make a host profile from a KFD topology capture\n"
+              "\n"
+              "USAGE:\n"
+              "   amd-ctk-fakefs import-kfd CAPTURE_DIR [-o FILE] [--name NAME] [--description TEXT]\n"
+              "\n"
+              "DESCRIPTION:\n"
+              "   CAPTURE_DIR is a copy of /sys/class/kfd/kfd/topology: nodes/<n>/properties (and\n"
+              "   optionally nodes/<n>/gpu_id, nodes/<n>/name, generation_id).  The profile keeps\n"
+              "   the captured KFD nodes, render minors and properties, and synthesises PCI and DRM\n"
+              "   trees consistent with them: one PCI device per domain/bus/device of location_id,\n"
+              "   partition 0 under the PCI device and the other partitions as amdgpu_xcp_*\n"
+              "   platform devices, card minor = render minor - 128, partition mode inferred from\n"
+              "   the partitions per GPU.  Output is deterministic.\n"
+              "\n"
+              "OPTIONS:\n"
+              "   -o FILE, --output FILE   write the profile to FILE (atomically) instead of stdout\n"
+              "   --name NAME              profile name (default: the capture directory's name)\n"
+              "   --description TEXT       profile description\n"
+              "   --help, -h               show help\n",
+              stdout);
+}
+
+static int write_atomic(const char *path, const char *text, struct ctk_error **err)
+{
+        _cleanup_free_ char *copy = strdup(path);
+        _cleanup_free_ char *tmp = NULL;
+        if (copy == NULL || asprintf(&tmp, "%s/.%s.XXXXXX", dirname(copy), basename((char *)path)) < 0)
+                return ctk_error_set(err, ENOMEM, "out of memory");
+        _cleanup_close_ int fd = mkostemp(tmp, O_CLOEXEC);
+        if (fd < 0)
+                return ctk_error_errno(err, errno, "writing %s", path);
+        size_t len = strlen(text);
+        for (size_t off = 0; off < len;) {
+                ssize_t n = write(fd, text + off, len - off);
+                if (n < 0 && errno == EINTR)
+                        continue;
+                if (n < 0) {
+                        int e = errno;
+                        unlink(tmp);
+                        return ctk_error_errno(err, e, "writing %s", path);
+                }
+                off += (size_t)n;
+        }
+        if (fchmod(fd, 0644) < 0 || fsync(fd) < 0 || rename(tmp, path) < 0) {
+                int e = errno;
+                unlink(tmp);
+                return ctk_error_errno(err, e, "writing %s", path);
+        }
+        return 0;
+}
+
+/* "--opt VALUE" or "--opt=VALUE" at argv[*i]; NULL if not this option. */
+static const char *opt_value(int argc, char **argv, int *i, const char *name, bool *missing)
+{
+        size_t len = strlen(name);
+        if (strncmp(argv[*i], name, len) != 0)
+                return NULL;
+        if (argv[*i][len] == '=' && name[1] == '-')
+                return argv[*i] + len + 1;
+        if (argv[*i][len] != '\0')
+                return NULL;
+        if (*i + 1 >= argc) {
+                *missing = true;
+                return NULL;
+        }
+        return argv[++*i];
+}
+
+static int run(int argc, char **argv)
+{
+        if (fakefs_wants_help(argc, argv)) {
+                help();
+                return 0;
+        }
+        struct ctk_fakefs_import_opts opts = {0};
+        const char *output = NULL, *capture = NULL;
+        bool dashdash = false;
+        for (int i = 1; i < argc; i++) {
+                bool missing = false;
+                const char *v;
+                if (!dashdash && argv[i][0] == '-' && argv[i][1] != '\0') {
+                        if (strcmp(argv[i], "--") == 0)
+                                dashdash = true;
+                        else if ((v = opt_value(argc, argv, &i, "-o", &missing)) != NULL ||
+                                 (v = opt_value(argc, argv, &i, "--output", &missing)) != NULL)
+                                output = v;
+                        else if ((v = opt_value(argc, argv, &i, "--name", &missing)) != NULL)
+                                opts.name = v;
+                        else if ((v = opt_value(argc, argv, &i, "--description", &missing)) != NULL)
+                                opts.description = v;
+                        else if (missing)
+                                return fakefs_usage_error("import-kfd", "option %s needs a value", argv[i]);
+                        else
+                                return fakefs_usage_error("import-kfd", "unknown option '%s'", argv[i]);
+                        continue;
+                }
+                if (capture != NULL)
+                        return fakefs_usage_error("import-kfd", "unexpected argument '%s'", argv[i]);
+                capture = argv[i];
+        }
+        if (capture == NULL)
+                return fakefs_usage_error("import-kfd", "expected CAPTURE_DIR");
+        _cleanup_error_ struct ctk_error *err = NULL;
+        _cleanup_free_ char *json = NULL;
+        if (ctk_fakefs_import_kfd(capture, &opts, &json, &err) < 0)
+                return fakefs_fail(err);
+        if (output == NULL) {
+                if (fputs(json, stdout) == EOF || fflush(stdout) != 0) {
+                        ctk_error_errno(&err, errno, "writing the profile to stdout");
+                        return fakefs_fail(err);
+                }
+                return 0;
+        }
+        if (write_atomic(output, json, &err) < 0)
+                return fakefs_fail(err);
+        return 0;
+}
+
+const struct fakefs_cmd fakefs_cmd_import_kfd = {
+    .name = "import-kfd",
+    .summary = "make a host profile from a KFD topology capture",
+    .run = run,
+};

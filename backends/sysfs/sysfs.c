@@ -1,0 +1,229 @@
+/* The sysfs backend: host-absolute paths are opened below `root` with every
+ * symbolic link resolved inside it (see resolve.h), so a FUSE mount or a
+ * materialized tree works as --root exactly like "/" does.  Attributes come
+ * from fstat(); nothing here spawns a process. */
+#include "backends/sysfs/sysfs.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "backends/open.h"
+#include "core/cleanup.h"
+
+struct sysfs_ctx {
+        int rootfd;
+        char *root; /* without trailing slash; "" for "/" */
+        enum ctk_resolve_mode mode;
+};
+
+/* The path as it exists on this machine, for messages ("/tmp/x/sys/..."). */
+static int fail(struct sysfs_ctx *c, struct ctk_error **err, int errnum, const char *what, const char *path)
+{
+        return ctk_error_errno(err, errnum, "%s %s%s", what, c->root, path);
+}
+
+static int open_path(struct sysfs_ctx *c, const char *path, int flags)
+{
+        return ctk_resolve_open(c->rootfd, path, flags, &c->mode);
+}
+
+static int sysfs_read_file(void *ctx, const char *path, char **out, size_t *len, struct ctk_error **err)
+{
+        struct sysfs_ctx *c = ctx;
+        _cleanup_close_ int fd = open_path(c, path, O_RDONLY | O_NOCTTY);
+        if (fd < 0)
+                return fail(c, err, -fd, "reading", path);
+        size_t cap = 4096, n = 0;
+        _cleanup_free_ char *buf = malloc(cap);
+        if (buf == NULL)
+                return fail(c, err, ENOMEM, "reading", path);
+        for (;;) {
+                if (n + 1 >= cap) {
+                        char *nb = realloc(buf, cap * 2);
+                        if (nb == NULL)
+                                return fail(c, err, ENOMEM, "reading", path);
+                        buf = nb;
+                        cap *= 2;
+                }
+                ssize_t r = read(fd, buf + n, cap - n - 1);
+                if (r < 0) {
+                        if (errno == EINTR)
+                                continue;
+                        return fail(c, err, errno, "reading", path);
+                }
+                if (r == 0)
+                        break;
+                n += (size_t)r;
+        }
+        buf[n] = '\0';
+        *out = ctk_steal(&buf);
+        if (len != NULL)
+                *len = n;
+        return 0;
+}
+
+static int sysfs_list_dir(void *ctx, const char *path, struct ctk_strv *names, struct ctk_error **err)
+{
+        struct sysfs_ctx *c = ctx;
+        int fd = open_path(c, path, O_RDONLY | O_DIRECTORY);
+        if (fd < 0)
+                return fail(c, err, -fd, "listing", path);
+        DIR *d = fdopendir(fd);
+        if (d == NULL) {
+                int e = errno;
+                close(fd);
+                return fail(c, err, e, "listing", path);
+        }
+        _cleanup_strv_ struct ctk_strv v = {0};
+        struct dirent *de;
+        for (;;) {
+                errno = 0;
+                de = readdir(d);
+                if (de == NULL)
+                        break;
+                if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+                        continue;
+                if (ctk_strv_push(&v, de->d_name) < 0) {
+                        errno = ENOMEM;
+                        break;
+                }
+        }
+        int e = errno;
+        closedir(d);
+        if (e != 0)
+                return fail(c, err, e, "listing", path);
+        ctk_strv_sort(&v);
+        ctk_strv_clear(names);
+        *names = v;
+        v = (struct ctk_strv){0};
+        return 0;
+}
+
+static enum ctk_node_type node_type(mode_t m)
+{
+        switch (m & S_IFMT) {
+        case S_IFREG:
+                return CTK_NODE_FILE;
+        case S_IFDIR:
+                return CTK_NODE_DIR;
+        case S_IFLNK:
+                return CTK_NODE_LINK;
+        case S_IFCHR:
+                return CTK_NODE_CHR;
+        case S_IFBLK:
+                return CTK_NODE_BLK;
+        default:
+                return CTK_NODE_OTHER;
+        }
+}
+
+static int sysfs_stat_node(void *ctx, const char *path, struct ctk_node_info *out, struct ctk_error **err)
+{
+        struct sysfs_ctx *c = ctx;
+        _cleanup_close_ int fd = open_path(c, path, O_PATH);
+        if (fd < 0)
+                return fail(c, err, -fd, "stat", path);
+        struct stat st;
+        if (fstat(fd, &st) < 0)
+                return fail(c, err, errno, "stat", path);
+        *out = (struct ctk_node_info){
+            .type = node_type(st.st_mode),
+            .mode = st.st_mode & 07777,
+            .uid = st.st_uid,
+            .gid = st.st_gid,
+        };
+        if (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode)) {
+                out->major = major(st.st_rdev);
+                out->minor = minor(st.st_rdev);
+        }
+        return 0;
+}
+
+static int sysfs_read_link(void *ctx, const char *path, char **target, struct ctk_error **err)
+{
+        struct sysfs_ctx *c = ctx;
+        _cleanup_close_ int fd = open_path(c, path, O_PATH | O_NOFOLLOW);
+        if (fd < 0)
+                return fail(c, err, -fd, "reading link", path);
+        struct stat st;
+        if (fstat(fd, &st) < 0)
+                return fail(c, err, errno, "reading link", path);
+        if (!S_ISLNK(st.st_mode))
+                return fail(c, err, EINVAL, "reading link", path);
+        for (size_t size = 256;; size *= 2) {
+                _cleanup_free_ char *buf = malloc(size);
+                if (buf == NULL)
+                        return fail(c, err, ENOMEM, "reading link", path);
+                ssize_t n = readlinkat(fd, "", buf, size);
+                if (n < 0)
+                        return fail(c, err, errno, "reading link", path);
+                if ((size_t)n < size) {
+                        buf[n] = '\0';
+                        *target = ctk_steal(&buf);
+                        return 0;
+                }
+        }
+}
+
+static void sysfs_destroy(void *ctx)
+{
+        struct sysfs_ctx *c = ctx;
+        if (c == NULL)
+                return;
+        if (c->rootfd >= 0)
+                close(c->rootfd);
+        free(c->root);
+        free(c);
+}
+
+static const struct ctk_backend_ops sysfs_ops = {
+    .read_file = sysfs_read_file,
+    .list_dir = sysfs_list_dir,
+    .stat_node = sysfs_stat_node,
+    .read_link = sysfs_read_link,
+    .destroy = sysfs_destroy,
+};
+
+int ctk_sysfs_backend_new_mode(const char *root, enum ctk_resolve_mode mode, struct ctk_backend **out,
+                               struct ctk_error **err)
+{
+        if (root == NULL || root[0] == '\0')
+                root = "/";
+        struct sysfs_ctx *c = calloc(1, sizeof(*c));
+        if (c == NULL)
+                return ctk_error_errno(err, ENOMEM, "opening root %s", root);
+        c->mode = mode;
+        c->rootfd = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC);
+        if (c->rootfd < 0) {
+                int e = errno;
+                free(c);
+                return ctk_error_errno(err, e, "opening root directory %s", root);
+        }
+        size_t len = strlen(root);
+        while (len > 0 && root[len - 1] == '/')
+                len--;
+        c->root = strndup(root, len);
+        struct ctk_backend *b = calloc(1, sizeof(*b));
+        if (c->root == NULL || b == NULL || asprintf(&b->description, "root %s", root) < 0) {
+                if (b != NULL)
+                        b->description = NULL;
+                free(b);
+                sysfs_destroy(c);
+                return ctk_error_errno(err, ENOMEM, "opening root %s", root);
+        }
+        b->ops = &sysfs_ops;
+        b->ctx = c;
+        *out = b;
+        return 0;
+}
+
+int ctk_sysfs_backend_new(const char *root, struct ctk_backend **out, struct ctk_error **err)
+{
+        return ctk_sysfs_backend_new_mode(root, CTK_RESOLVE_AUTO, out, err);
+}
