@@ -118,6 +118,22 @@ assert_nothing_left() {
         dockerd_reload
 }
 
+@test "dockerd_restart applies daemon.json and keeps the images" {
+        cp "$DOCKERD_CONFIG" "$BATS_TEST_TMPDIR/daemon.json"
+        old=$(cat "$DOCKERD_DIR/dockerd.launch.pid")
+        dockerd_write_config '{"runtimes": {"other": {"path": "runc"}}, "default-runtime": "other"}'
+        dockerd_restart
+        [ "$(cat "$DOCKERD_DIR/dockerd.launch.pid")" != "$old" ]
+        ! kill -0 "$old" 2>/dev/null || false
+        run docker info --format '{{.DefaultRuntime}}'
+        [ "$output" = other ]
+        run docker run --rm --network none busybox echo still-here
+        [ "$output" = still-here ]
+        cp "$BATS_TEST_TMPDIR/daemon.json" "$DOCKERD_CONFIG"
+        dockerd_restart
+        [ "$(docker info --format '{{.DefaultRuntime}}')" = runc ]
+}
+
 @test "docker run --rm --network none busybox echo hi works with plain runc" {
         run docker run --rm --network none busybox echo hi
         [ "$status" -eq 0 ]
