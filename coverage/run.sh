@@ -31,7 +31,7 @@ if [ -n "$tests" ]; then
         # shellcheck disable=SC2086
         sh sim/run-unit.sh $tests || status=1
 fi
-CTK_BIN="$COV_BUILD/bin" bats --tap bats || status=1
+CTK_BIN="$COV_BUILD/bin" CTK_TOOLS="$COV_BUILD/tools" bats --tap bats || status=1
 
 lcov_q --capture --directory "$COV_BUILD/obj" --base-directory . --output-file "$OUT/tests.info"
 lcov_q --add-tracefile "$OUT/base.info" --add-tracefile "$OUT/tests.info" --output-file "$OUT/all.info"
