@@ -14,16 +14,16 @@
 #define CTK_DEFAULT_CONFIG_PATH "/etc/amd-container-toolkit/config.json"
 
 struct ctk_config {
-        char *root;                    /* sysfs root, NULL = "/" */
-        char *profile;                 /* host profile (simulation), NULL = none */
-        char *runtime_path;            /* low-level runtime, NULL = first of runc, crun on PATH */
-        char *log_file;                /* default /var/log/amd-container-runtime.log */
-        char *log_level;               /* error|warning|info|debug, default info */
-        char *state_dir;               /* default /var/lib/amd-container-toolkit */
+        char *root;                     /* sysfs root, NULL = "/" */
+        char *profile;                  /* host profile (simulation), NULL = none */
+        char *runtime_path;             /* low-level runtime, NULL = first of runc, crun on PATH */
+        char *log_file;                 /* default /var/log/amd-container-runtime.log */
+        char *log_level;                /* error|warning|info|debug, default info */
+        char *state_dir;                /* default /var/lib/amd-container-toolkit */
         struct ctk_strv resource_kinds; /* default AMD_GPU, GPU */
-        bool seccomp_numa;             /* default true */
-        char *ctk_path;                /* amd-ctk used for hooks, NULL = sibling of the runtime binary */
-        struct ctk_strv cdi_spec_dirs; /* default /etc/cdi, /var/run/cdi */
+        bool seccomp_numa;              /* default true */
+        char *ctk_path;                 /* amd-ctk used for hooks, NULL = sibling of the runtime binary */
+        struct ctk_strv cdi_spec_dirs;  /* default /etc/cdi, /var/run/cdi */
 };
 
 /* Fills *out with the defaults. */
