@@ -5,13 +5,13 @@
 
 bats_require_minimum_version 1.5.0
 
+load helpers/common
+
 setup_file() {
-        export REPO="$(cd "$BATS_TEST_DIRNAME/.." && pwd)"
-        export CTK="$REPO/build/bin/amd-ctk"
-        export FAKEFS="$REPO/build/bin/amd-ctk-fakefs"
-        export PROFILES="$REPO/sim/profiles"
-        export SCHEMA="$REPO/bats/fixtures/cdi-schema"
-        export SCHEMA_CHECK="$REPO/bats/helpers/cdi-schema-check.py"
+        export CTK="$CTK_BIN/amd-ctk"
+        export FAKEFS="$CTK_BIN/amd-ctk-fakefs"
+        export SCHEMA="$CTK_REPO/bats/fixtures/cdi-schema"
+        export SCHEMA_CHECK="$CTK_REPO/bats/helpers/cdi-schema-check.py"
         [ -x "$CTK" ] && [ -x "$FAKEFS" ] || {
                 echo "build first: make" >&2
                 return 1
