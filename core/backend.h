@@ -55,8 +55,7 @@ static inline int ctk_read_file(struct ctk_backend *b, const char *path, char **
 {
         return b->ops->read_file(b->ctx, path, out, len, err);
 }
-static inline int ctk_list_dir(struct ctk_backend *b, const char *path, struct ctk_strv *names,
-                               struct ctk_error **err)
+static inline int ctk_list_dir(struct ctk_backend *b, const char *path, struct ctk_strv *names, struct ctk_error **err)
 {
         return b->ops->list_dir(b->ctx, path, names, err);
 }
@@ -71,7 +70,10 @@ static inline int ctk_read_link(struct ctk_backend *b, const char *path, char **
 }
 
 void ctk_backend_free(struct ctk_backend *b); /* calls destroy; NULL-safe */
-static inline void ctk_backend_freep(struct ctk_backend **b) { ctk_backend_free(*b); }
+static inline void ctk_backend_freep(struct ctk_backend **b)
+{
+        ctk_backend_free(*b);
+}
 #define _cleanup_backend_ __attribute__((cleanup(ctk_backend_freep)))
 
 #endif

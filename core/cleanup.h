@@ -10,7 +10,10 @@
 
 #include "error.h"
 
-static inline void ctk_freep(void *p) { free(*(void **)p); }
+static inline void ctk_freep(void *p)
+{
+        free(*(void **)p);
+}
 static inline void ctk_closep(int *fd)
 {
         if (*fd >= 0)
@@ -21,14 +24,20 @@ static inline void ctk_fclosep(FILE **f)
         if (*f != NULL)
                 fclose(*f);
 }
-static inline void ctk_json_decrefp(json_t **j) { json_decref(*j); }
-static inline void ctk_errorp(struct ctk_error **e) { ctk_error_free(*e); }
+static inline void ctk_json_decrefp(json_t **j)
+{
+        json_decref(*j);
+}
+static inline void ctk_errorp(struct ctk_error **e)
+{
+        ctk_error_free(*e);
+}
 
-#define _cleanup_free_ __attribute__((cleanup(ctk_freep)))
-#define _cleanup_close_ __attribute__((cleanup(ctk_closep)))
+#define _cleanup_free_   __attribute__((cleanup(ctk_freep)))
+#define _cleanup_close_  __attribute__((cleanup(ctk_closep)))
 #define _cleanup_fclose_ __attribute__((cleanup(ctk_fclosep)))
-#define _cleanup_json_ __attribute__((cleanup(ctk_json_decrefp)))
-#define _cleanup_error_ __attribute__((cleanup(ctk_errorp)))
+#define _cleanup_json_   __attribute__((cleanup(ctk_json_decrefp)))
+#define _cleanup_error_  __attribute__((cleanup(ctk_errorp)))
 
 /* Returns *pp and sets *pp to NULL: hands ownership to the caller. */
 #define ctk_steal(pp)                                                                                                  \

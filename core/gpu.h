@@ -23,7 +23,7 @@ struct ctk_gpu {
         char *sysfs_path; /* directory the device was found under, e.g. "/sys/devices/platform/amdgpu_xcp_3" */
         char *partition;  /* "spx_nps1", "cpx_nps4", "" (only the PCI function carries it) */
         int render_minor;
-        int card_minor;     /* -1 when the device has no card node */
+        int card_minor;      /* -1 when the device has no card node */
         struct ctk_strv drm; /* "/dev/dri/cardN", "/dev/dri/renderDM" in that order */
         bool has_uuid;
         uint64_t uuid; /* KFD unique_id of the device's topology node */
@@ -40,7 +40,10 @@ struct ctk_gpu_list {
  * not an error. */
 int ctk_discover_gpus(struct ctk_backend *b, struct ctk_gpu_list *out, struct ctk_error **err);
 void ctk_gpu_list_clear(struct ctk_gpu_list *l);
-static inline void ctk_gpu_list_clearp(struct ctk_gpu_list *l) { ctk_gpu_list_clear(l); }
+static inline void ctk_gpu_list_clearp(struct ctk_gpu_list *l)
+{
+        ctk_gpu_list_clear(l);
+}
 #define _cleanup_gpu_list_ __attribute__((cleanup(ctk_gpu_list_clearp)))
 
 /* The card and render paths of a device ("/dev/dri/renderD128"), or NULL. */

@@ -22,9 +22,15 @@ int ctk_strv_push_take(struct ctk_strv *s, char *str)
         return 0;
 }
 
-int ctk_strv_push(struct ctk_strv *s, const char *str) { return ctk_strv_push_take(s, strdup(str)); }
+int ctk_strv_push(struct ctk_strv *s, const char *str)
+{
+        return ctk_strv_push_take(s, strdup(str));
+}
 
-static int cmp(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+static int cmp(const void *a, const void *b)
+{
+        return strcmp(*(char *const *)a, *(char *const *)b);
+}
 
 void ctk_strv_sort(struct ctk_strv *s)
 {

@@ -17,7 +17,10 @@ void ctk_strv_sort(struct ctk_strv *s);                 /* strcmp order */
 bool ctk_strv_contains(const struct ctk_strv *s, const char *str);
 void ctk_strv_clear(struct ctk_strv *s); /* frees the strings and the array, leaves {0} */
 
-static inline void ctk_strv_clearp(struct ctk_strv *s) { ctk_strv_clear(s); }
+static inline void ctk_strv_clearp(struct ctk_strv *s)
+{
+        ctk_strv_clear(s);
+}
 #define _cleanup_strv_ __attribute__((cleanup(ctk_strv_clearp)))
 
 #endif

@@ -34,7 +34,10 @@ void ctk_register_command(const struct ctk_command *cmd);
 
 #define CTK_COMMAND(ident, ...)                                                                                        \
         static const struct ctk_command ident = {__VA_ARGS__};                                                         \
-        __attribute__((constructor)) static void ident##_register(void) { ctk_register_command(&ident); }
+        __attribute__((constructor)) static void ident##_register(void)                                                \
+        {                                                                                                              \
+                ctk_register_command(&ident);                                                                          \
+        }
 
 /* The configuration (loaded once; --config/AMD_CTK_CONFIG or the default path). */
 int ctk_cli_config(struct ctk_cli *cli, const struct ctk_config **out, struct ctk_error **err);

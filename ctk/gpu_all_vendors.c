@@ -98,26 +98,51 @@ static char *join_drm(const struct ctk_strv *drm)
         return s;
 }
 
+#define NCOLS 7
+
+/* The cells of one table line; cells[NCOLS - 1] is printed unpadded. */
+static int row_cells(const struct row *r, char *cells[NCOLS])
+{
+        int ok = asprintf(&cells[0], "%s", r->d->bdf) >= 0 && asprintf(&cells[1], "%s", r->vendor) >= 0 &&
+                 asprintf(&cells[2], "0x%04x", r->d->device) >= 0 &&
+                 asprintf(&cells[3], "0x%06x", r->d->pci_class) >= 0 &&
+                 asprintf(&cells[4], "%s", r->d->driver != NULL ? r->d->driver : "-") >= 0 &&
+                 (r->why_not == NULL ? asprintf(&cells[5], "yes (GPU%s %s)", r->nidx > 1 ? "s" : "", r->indices)
+                                     : asprintf(&cells[5], "no (%s)", r->why_not)) >= 0;
+        cells[6] = ok ? join_drm(&r->d->drm) : NULL;
+        return cells[6] != NULL ? 0 : -1;
+}
+
 static int print_table(const struct row *rows, size_t n)
 {
-        printf("Found %zu display/accelerator PCI %s\n", n, n == 1 ? "device" : "devices");
-        printf("%-14s%-20s%-8s%-10s%-10s%-24s%s\n", "PCI Address", "Vendor", "Device", "Class", "Driver",
-               "AMD-manageable", "DRM Devices");
-        for (size_t i = 0; i < n; i++) {
-                const struct row *r = &rows[i];
-                char device[8], cls[10];
-                snprintf(device, sizeof(device), "0x%04x", r->d->device);
-                snprintf(cls, sizeof(cls), "0x%06x", r->d->pci_class);
-                _cleanup_free_ char *managed = NULL;
-                _cleanup_free_ char *drm = join_drm(&r->d->drm);
-                int ok = r->why_not == NULL ? asprintf(&managed, "yes (GPU%s %s)", r->nidx > 1 ? "s" : "", r->indices)
-                                            : asprintf(&managed, "no (%s)", r->why_not);
-                if (ok < 0 || drm == NULL)
-                        return -1;
-                printf("%-14s%-20s%-8s%-10s%-10s%-24s%s\n", r->d->bdf, r->vendor, device, cls,
-                       r->d->driver != NULL ? r->d->driver : "-", managed, drm);
+        static const char *const head[NCOLS] = {"PCI Address", "Vendor",         "Device",     "Class",
+                                                "Driver",      "AMD-manageable", "DRM Devices"};
+        char **cells = calloc((n + 1) * NCOLS, sizeof(*cells));
+        int rc = cells != NULL ? 0 : -1;
+        size_t width[NCOLS];
+        for (size_t c = 0; c < NCOLS; c++)
+                width[c] = strlen(head[c]);
+        for (size_t i = 0; rc == 0 && i < n; i++) {
+                rc = row_cells(&rows[i], cells + i * NCOLS);
+                for (size_t c = 0; rc == 0 && c < NCOLS; c++)
+                        if (strlen(cells[i * NCOLS + c]) > width[c])
+                                width[c] = strlen(cells[i * NCOLS + c]);
         }
-        return 0;
+        if (rc == 0) {
+                printf("Found %zu display/accelerator PCI %s\n", n, n == 1 ? "device" : "devices");
+                for (size_t c = 0; c < NCOLS - 1; c++)
+                        printf("%-*s", (int)width[c] + 2, head[c]);
+                printf("%s\n", head[NCOLS - 1]);
+                for (size_t i = 0; i < n; i++) {
+                        for (size_t c = 0; c < NCOLS - 1; c++)
+                                printf("%-*s", (int)width[c] + 2, cells[i * NCOLS + c]);
+                        printf("%s\n", cells[i * NCOLS + NCOLS - 1]);
+                }
+        }
+        for (size_t i = 0; cells != NULL && i < n * NCOLS; i++)
+                free(cells[i]);
+        free(cells);
+        return rc;
 }
 
 static json_t *row_json(const struct row *r)

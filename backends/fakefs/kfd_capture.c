@@ -146,8 +146,9 @@ int ctk_kfd_capture_read(const char *dir, struct ctk_kfd_capture *out, struct ct
                 if (e->d_name[0] == '.')
                         continue;
                 if (parse_number(e->d_name, &v) < 0 || v > CTK_FAKEFS_MAX_KFD_NODE) {
+                        ctk_error_set(err, EINVAL, "%s/%s: not a KFD node number", nodes, e->d_name);
                         closedir(d);
-                        return ctk_error_set(err, EINVAL, "%s/%s: not a KFD node number", nodes, e->d_name);
+                        return -1;
                 }
                 if (n == cap) {
                         cap = cap ? cap * 2 : 16;

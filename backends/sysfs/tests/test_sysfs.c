@@ -20,15 +20,6 @@
 #include "backends/sysfs/sysfs.h"
 #include "core/cleanup.h"
 
-/* Test double: the fakefs backend belongs to backends/fakefs (weak, so the
- * real one wins when it is linked for another reason). */
-__attribute__((weak)) int ctk_fakefs_backend_new(const char *profile_path, struct ctk_backend **out,
-                                                 struct ctk_error **err)
-{
-        (void)out;
-        return ctk_error_set(err, ENOSYS, "no fakefs in this test (%s)", profile_path);
-}
-
 static char tree[] = "/tmp/ctk-sysfs-test-XXXXXX";
 
 static void mkpath(const char *rel, mode_t mode)

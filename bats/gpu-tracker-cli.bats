@@ -1,0 +1,319 @@
+#!/usr/bin/env bats
+# amd-ctk gpu-tracker against the 4-GPU host of the GPU tracker
+# documentation (sim/profiles/seed-4xmi210.json), with a private state
+# directory named by a temporary config file.  Every output is compared with
+# the documentation's text; the status table also byte for byte (trailing
+# spaces included).
+
+bats_require_minimum_version 1.5.0
+
+setup_file() {
+        export REPO="$(cd "$BATS_TEST_DIRNAME/.." && pwd)"
+        export CTK="$REPO/build/bin/amd-ctk"
+        export PROFILE="$REPO/sim/profiles/seed-4xmi210.json"
+        [ -x "$CTK" ] || {
+                echo "build first: make" >&2
+                return 1
+        }
+}
+
+setup() {
+        export STATE="$BATS_TEST_TMPDIR/state"
+        export CFG="$BATS_TEST_TMPDIR/config.json"
+        printf '{"state-dir": "%s"}\n' "$STATE" >"$CFG"
+        unset AMD_CTK_CONFIG AMD_CTK_ROOT AMD_CTK_PROFILE
+}
+
+ctk() { "$CTK" --config "$CFG" --profile "$PROFILE" "$@"; }
+tracker() { ctk gpu-tracker "$@"; }
+
+ID_A=36b012bb34c96149a6ef5b28623e6e75cf9f71eb2b824b2c8f44e0449c7a1aa8
+ID_B=90cb29e11e83aa3ae497c68c90e1f0894b85262188c1ef9c7284457a9bc35ffd
+ID_C=8463b475b55b104b30edec8ddf6249b6214b27127106aa0ff4a8a514b856810e
+
+RULE=------------------------------------------------------------------------------------------------------------------------
+
+# The documentation's table with the rows given (trailing blanks trimmed, as
+# the documentation shows them).
+table() {
+        printf '%s\n' "$RULE" "GPU Id    UUID                     Accessibility       Container Ids" "$RULE"
+        printf '%s\n' "$@"
+}
+
+# Compares a status table with the expected text, ignoring only trailing
+# blanks, then checks the Go layout: every line exactly 120 columns.
+assert_table() {
+        local want got
+        want=$(table "$@")
+        got=$(printf '%s\n' "$output" | sed 's/ *$//')
+        if [ "$got" != "$want" ]; then
+                diff <(echo "$want") <(echo "$got") || true
+                return 1
+        fi
+        local bad
+        bad=$(printf '%s\n' "$output" | awk 'length($0) != 120 { print NR": "length($0) }')
+        [ -z "$bad" ] || {
+                echo "lines not 120 columns wide: $bad"
+                return 1
+        }
+}
+
+# Records a container holding GPUs in the state file, as the runtime would
+# (no runtime root recorded: never reconciled away).  Args: ID GPU[,GPU]...
+hold() {
+        local f="$STATE/gpu-tracker.json"
+        jq -c ".containers += [[\"$1\", [$2], null, 0, 0]]" "$f" >"$f.new" && mv "$f.new" "$f"
+}
+
+@test "gpu-tracker -h prints the documented help, without root" {
+        run --separate-stderr "$CTK" gpu-tracker -h
+        [ "$status" -eq 0 ]
+        [ "$output" = "$(cat <<'HELP'
+NAME:
+   AMD Container Toolkit CLI gpu-tracker - GPU Tracker related commands
+
+USAGE:
+   amd-ctk gpu-tracker [gpu-ids] [accessibility]
+
+     Arguments:
+       gpu-ids        Comma-separated list of GPU IDs (comma separated list, range operator, all)
+       accessibility  Must be either 'exclusive' or 'shared'
+
+     Examples:
+       amd-ctk gpu-tracker 0,1,2 exclusive
+       amd-ctk gpu-tracker 0,1-2 shared
+       amd-ctk gpu-tracker all shared
+
+   OR
+
+   amd-ctk gpu-tracker [command] [options]
+
+COMMANDS:
+   disable  Disable the GPU Tracker
+   enable   Enable the GPU Tracker
+   reset    Reset the GPU Tracker
+   status   Show Status of GPUs
+   help, h  Shows a list of commands or help for one command
+
+OPTIONS:
+   --help, -h  show help
+HELP
+)" ]
+        run "$CTK" gpu-tracker status --help
+        [ "$status" -eq 0 ]
+        [[ "$output" == *"gpu-tracker status - Show Status of GPUs"* ]]
+}
+
+@test "section 1-3: status, enable, disable" {
+        run tracker status
+        [ "$status" -eq 0 ]
+        [ "$output" = "GPU Tracker is disabled" ]
+        # the first command initialized the state, disabled
+        [ "$(jq -r .enabled "$STATE/gpu-tracker.json")" = false ]
+
+        run tracker enable
+        [ "$status" -eq 0 ]
+        [ "$output" = "GPU Tracker has been enabled" ]
+        run tracker enable
+        [ "$status" -eq 0 ]
+        [ "$output" = "GPU Tracker is already enabled" ]
+
+        run tracker status
+        [ "$status" -eq 0 ]
+        assert_table \
+                "0         0xEA35F57CC80DEB35       Shared              -" \
+                "1         0x89CAA15875FF5A43       Shared              -" \
+                "2         0x6E32F10EFC982B4C       Shared              -" \
+                "3         0x12FE4F7FDAF06B9        Shared              -"
+
+        run tracker disable
+        [ "$status" -eq 0 ]
+        [ "$output" = "GPU Tracker has been disabled" ]
+        run tracker status
+        [ "$output" = "GPU Tracker is disabled" ]
+        run tracker disable
+        [ "$output" = "GPU Tracker is already disabled" ]
+}
+
+@test "section 4: containers are listed under each GPU, one line each" {
+        tracker enable
+        hold $ID_A 0,1,2
+        hold $ID_B 1,3
+        run tracker status
+        [ "$status" -eq 0 ]
+        assert_table \
+                "0         0xEA35F57CC80DEB35       Shared              $ID_A" \
+                "1         0x89CAA15875FF5A43       Shared              $ID_A" \
+                "                                                       $ID_B" \
+                "2         0x6E32F10EFC982B4C       Shared              $ID_A" \
+                "3         0x12FE4F7FDAF06B9        Shared              $ID_B"
+
+        # the poststop hook: by argument, or from the OCI state on stdin
+        run tracker release $ID_A
+        [ "$status" -eq 0 ]
+        [ -z "$output" ]
+        run tracker status
+        assert_table \
+                "0         0xEA35F57CC80DEB35       Shared              -" \
+                "1         0x89CAA15875FF5A43       Shared              $ID_B" \
+                "2         0x6E32F10EFC982B4C       Shared              -" \
+                "3         0x12FE4F7FDAF06B9        Shared              $ID_B"
+        run tracker release <<<"{\"ociVersion\":\"1.0.2\",\"id\":\"$ID_B\",\"status\":\"stopped\",\"bundle\":\"/b\"}"
+        [ "$status" -eq 0 ]
+        [ "$(jq -c .containers "$STATE/gpu-tracker.json")" = "[]" ]
+}
+
+@test "section 5: exclusive, and exclusive refused for a GPU used by two containers" {
+        tracker enable
+        hold $ID_B 1,3
+        run tracker 1-3 exclusive
+        [ "$status" -eq 0 ]
+        [ "$output" = "GPUs [1 2 3] have been made exclusive" ]
+        run tracker status
+        assert_table \
+                "0         0xEA35F57CC80DEB35       Shared              -" \
+                "1         0x89CAA15875FF5A43       Exclusive           $ID_B" \
+                "2         0x6E32F10EFC982B4C       Exclusive           -" \
+                "3         0x12FE4F7FDAF06B9        Exclusive           $ID_B"
+
+        tracker 1 shared
+        hold $ID_C 0,1,2
+        run tracker 1 exclusive
+        [ "$status" -eq 0 ]
+        [ "$output" = "GPUs [1] have not been made exclusive because more than one container is currently using it" ]
+        run tracker 0-1 exclusive
+        [ "$output" = "$(printf '%s\n' 'GPUs [0] have been made exclusive' \
+                'GPUs [1] have not been made exclusive because more than one container is currently using it')" ]
+}
+
+@test "section 6: shared" {
+        tracker enable
+        tracker 1-3 exclusive
+        run tracker 1 shared
+        [ "$status" -eq 0 ]
+        [ "$output" = "GPUs [1] have been made shared" ]
+        run tracker status
+        assert_table \
+                "0         0xEA35F57CC80DEB35       Shared              -" \
+                "1         0x89CAA15875FF5A43       Shared              -" \
+                "2         0x6E32F10EFC982B4C       Exclusive           -" \
+                "3         0x12FE4F7FDAF06B9        Exclusive           -"
+        # ids in the selection grammar: UUIDs, all, mixed
+        run tracker 0x12fe4f7fdaf06b9,0 exclusive
+        [ "$output" = "GPUs [0 3] have been made exclusive" ]
+        run tracker all shared
+        [ "$output" = "GPUs [0 1 2 3] have been made shared" ]
+}
+
+@test "exclusive/shared while disabled: nothing happens" {
+        run tracker 1-3 exclusive
+        [ "$status" -eq 0 ]
+        [ "$output" = "GPU Tracker is disabled" ]
+        run tracker 1 shared
+        [ "$output" = "GPU Tracker is disabled" ]
+}
+
+@test "section 7: a changed topology is detected, reset recovers and keeps enabled" {
+        tracker enable
+        tracker 2 exclusive
+        hold $ID_A 0
+        # the recorded GPU 1 was in another partition mode (as after a repartition)
+        f="$STATE/gpu-tracker.json"
+        jq -c '.gpus[1].partition = "cpx_nps4"' "$f" >"$f.new" && mv "$f.new" "$f"
+        run --separate-stderr tracker status
+        [ "$status" -eq 1 ]
+        [ "$output$stderr" = "GPUs info is invalid. Please reset GPU Tracker." ]
+        run --separate-stderr tracker 0 exclusive
+        [ "$status" -eq 1 ]
+        [ "$stderr" = "GPUs info is invalid. Please reset GPU Tracker." ]
+
+        run tracker reset
+        [ "$status" -eq 0 ]
+        [ "$output" = "$(printf '%s\n' 'GPU Tracker has been reset' \
+                'Since GPU Tracker was enabled, it is recommended to stop and restart running containers to get the most accurate GPU Tracker status')" ]
+        run tracker status
+        [ "$status" -eq 0 ]
+        assert_table \
+                "0         0xEA35F57CC80DEB35       Shared              -" \
+                "1         0x89CAA15875FF5A43       Shared              -" \
+                "2         0x6E32F10EFC982B4C       Shared              -" \
+                "3         0x12FE4F7FDAF06B9        Shared              -"
+
+        tracker disable
+        run tracker reset
+        [ "$output" = "GPU Tracker has been reset" ]
+        run tracker status
+        [ "$output" = "GPU Tracker is disabled" ]
+}
+
+@test "card renumbering alone does not invalidate the state" {
+        tracker enable
+        f="$STATE/gpu-tracker.json"
+        jq -c '.gpus[0].drm = ["/dev/dri/card9", "/dev/dri/renderD140"]' "$f" >"$f.new" && mv "$f.new" "$f"
+        run tracker status
+        [ "$status" -eq 0 ]
+        [ "${#lines[@]}" -eq 7 ]
+}
+
+@test "a corrupt state: one line naming the file and the fix; reset recovers" {
+        tracker enable
+        echo '{"enabled": tr' >"$STATE/gpu-tracker.json"
+        for cmd in status enable disable "0 exclusive"; do
+                run --separate-stderr tracker $cmd
+                [ "$status" -eq 1 ]
+                [ -z "$output" ]
+                [ "${#stderr_lines[@]}" -eq 1 ]
+                [[ "$stderr" == *"$STATE/gpu-tracker.json is corrupt"* ]]
+                [[ "$stderr" == *"run 'amd-ctk gpu-tracker reset'"* ]]
+        done
+        run tracker reset
+        [ "$status" -eq 0 ]
+        [[ "$output" == "GPU Tracker has been reset"* ]]
+        run tracker status
+        [ "$status" -eq 0 ]
+        [ "${#lines[@]}" -eq 7 ]
+}
+
+@test "status --json" {
+        run tracker status --json
+        [ "$status" -eq 0 ]
+        [ "$(jq -c . <<<"$output")" = '{"enabled":false,"gpus":[]}' ]
+        tracker enable
+        tracker 3 exclusive
+        hold $ID_A 1
+        hold $ID_B 1
+        run tracker status --json
+        [ "$status" -eq 0 ]
+        [ "$(jq -c '.gpus[1]' <<<"$output")" = "{\"index\":1,\"uuid\":\"0x89CAA15875FF5A43\",\"accessibility\":\"shared\",\"containers\":[\"$ID_A\",\"$ID_B\"]}" ]
+        [ "$(jq -c '[.enabled, (.gpus | length), .gpus[3].accessibility, .gpus[3].uuid]' <<<"$output")" = '[true,4,"exclusive","0x12FE4F7FDAF06B9"]' ]
+}
+
+@test "usage errors: missing and invalid arguments, unknown GPUs" {
+        run --separate-stderr tracker 0
+        [ "$status" -eq 1 ]
+        [ "$stderr" = "Error: Missing arguments. Usage: gpu-tracker <gpu_ids> <operation>" ]
+        run --separate-stderr tracker 0 private
+        [ "$status" -eq 1 ]
+        [ "$stderr" = "Error: Invalid operation. Must be 'exclusive' or 'shared'" ]
+        tracker enable
+        before=$(cat "$STATE/gpu-tracker.json")
+        run --separate-stderr tracker 1,9 exclusive
+        [ "$status" -eq 1 ]
+        [ "${#stderr_lines[@]}" -eq 1 ]
+        [[ "$stderr" == *9* ]]
+        [ "$(cat "$STATE/gpu-tracker.json")" = "$before" ]
+        run --separate-stderr tracker status extra
+        [ "$status" -eq 2 ]
+}
+
+@test "root is required (help is not)" {
+        cp "$CTK" "$BATS_TEST_TMPDIR/amd-ctk"
+        chmod 755 "$BATS_TEST_TMPDIR" "$BATS_TEST_TMPDIR/amd-ctk"
+        run --separate-stderr setpriv --reuid=65534 --regid=65534 --clear-groups \
+                "$BATS_TEST_TMPDIR/amd-ctk" --config "$CFG" --profile "$PROFILE" gpu-tracker status
+        [ "$status" -eq 1 ]
+        [ "$stderr" = "Permission denied: Not running as root" ]
+        run setpriv --reuid=65534 --regid=65534 --clear-groups "$BATS_TEST_TMPDIR/amd-ctk" gpu-tracker -h
+        [ "$status" -eq 0 ]
+        [ ! -e "$STATE" ]
+}

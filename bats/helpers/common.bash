@@ -1,0 +1,77 @@
+# Conventions shared by every bats file and by the sim scripts (plain bash,
+# nothing bats-specific, so sim/sim.sh can source it too).
+#
+#   CTK_REPO   the repository root
+#   CTK_BIN    directory of the binaries under test (default build/bin;
+#              `make coverage` points it at build/cov/bin). A relative value
+#              is taken relative to the repository root.
+#   CTK_TOOLS  static helper programs for test images (default build/tools)
+#   PROFILES   simulated host profiles (sim/profiles)
+#
+# Every bats file starts with:  load helpers/common
+
+CTK_REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+
+ctk_abspath() {
+        case "$1" in
+        /*) printf '%s\n' "$1" ;;
+        *) printf '%s/%s\n' "$CTK_REPO" "$1" ;;
+        esac
+}
+
+CTK_BIN=$(ctk_abspath "${CTK_BIN:-build/bin}")
+CTK_TOOLS=$(ctk_abspath "${CTK_TOOLS:-build/tools}")
+PROFILES=$(ctk_abspath "${PROFILES:-sim/profiles}")
+export CTK_REPO CTK_BIN CTK_TOOLS PROFILES
+
+# ctk_tmpdir [NAME]: creates and prints a fresh directory with a short path
+# (/tmp/ctk-NAME.XXXXXX). Unix socket paths are limited to 108 bytes and
+# BATS_*_TMPDIR paths are long, so anything that holds sockets or mounts lives
+# here. The caller removes it (see dockerd_stop, ctk_rm_tmpdir).
+ctk_tmpdir() {
+        mktemp -d "/tmp/ctk-${1:-t}.XXXXXX"
+}
+
+# ctk_unmount_under DIR: unmounts every mount point at or below DIR, deepest
+# first (lazily if a plain unmount fails). Returns non-zero if any remains.
+ctk_unmount_under() {
+        local dir mp
+        dir=$(realpath -m "$1")
+        for mp in $(ctk_mounts_under "$dir" | sort -r); do
+                umount "$mp" 2>/dev/null || umount -l "$mp" 2>/dev/null || true
+        done
+        [ -z "$(ctk_mounts_under "$dir")" ]
+}
+
+# ctk_mounts_under DIR: prints the mount points at or below DIR, one a line.
+# (Mount points are octal-escaped in mountinfo; ours never need escaping.)
+ctk_mounts_under() {
+        local dir=$1
+        awk -v d="$dir" '$5 == d || index($5, d "/") == 1 { print $5 }' /proc/self/mountinfo
+}
+
+# ctk_rm_tmpdir DIR: unmounts what is left below DIR and removes it, never
+# crossing into another file system.
+ctk_rm_tmpdir() {
+        [ -n "$1" ] && [ -d "$1" ] || return 0
+        ctk_unmount_under "$1" || {
+                echo "ctk_rm_tmpdir: mounts remain under $1:" >&2
+                ctk_mounts_under "$1" >&2
+                return 1
+        }
+        rm -rf --one-file-system "$1"
+}
+
+# ctk_wait_for TIMEOUT_S CMD...: runs CMD every 0.1 s until it succeeds;
+# returns 1 after TIMEOUT_S seconds, or at once when CMD exits with 2 (what
+# it waits for has died).
+ctk_wait_for() {
+        local deadline=$((SECONDS + $1)) rc
+        shift
+        while :; do
+                "$@" && return 0
+                rc=$?
+                [ "$rc" -ne 2 ] && [ "$SECONDS" -lt "$deadline" ] || return 1
+                sleep 0.1
+        done
+}

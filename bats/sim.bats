@@ -1,0 +1,43 @@
+#!/usr/bin/env bats
+# `make sim` (sim/sim.sh): the demo runs every part, shows what the documents
+# show, and leaves nothing behind.
+
+load helpers/common
+
+@test "demo_quote prints commands as a user would type them" {
+        . "$CTK_REPO/sim/lib/demo.bash"
+        [ "$(demo_quote docker run -e AMD_VISIBLE_DEVICES=0,1 rocm/rocm-terminal)" = \
+                "docker run -e AMD_VISIBLE_DEVICES=0,1 rocm/rocm-terminal" ]
+        [ "$(demo_quote docker info --format '{{.Runtimes}}')" = "docker info --format '{{.Runtimes}}'" ]
+        [ "$(demo_quote echo "it's" '')" = "echo 'it'\\''s' ''" ]
+}
+
+@test "demo_run and demo_fails count results that differ from what is shown" {
+        . "$CTK_REPO/sim/lib/demo.bash"
+        run demo_run sh -c 'echo out; echo err >&2'
+        [ "$status" -eq 0 ]
+        [ "$output" = "$(printf '$ sh -c %s\nout\nerr' "'echo out; echo err >&2'")" ]
+        demo_run false >/dev/null || true
+        demo_fails true >/dev/null || true
+        demo_fails false >/dev/null
+        [ "$DEMO_FAILURES" -eq 2 ]
+}
+
+@test "make sim runs every part of the demo and cleans up after itself" {
+        run sh "$CTK_REPO/sim/sim.sh"
+        printf '%s\n' "$output" >"$BATS_TEST_TMPDIR/sim.out"
+        [ "$status" -eq 0 ]
+        [ -z "$(grep -n -e 'not available yet' -e '^!!' "$BATS_TEST_TMPDIR/sim.out")" ]
+        [ "${lines[-1]}" = "make sim: done" ]
+        # the documented sessions happened: GPUs in containers, the =9 error, the exclusive refusal
+        grep -q '^GPU render nodes: 4   card nodes: 4   /dev/kfd: yes$' "$BATS_TEST_TMPDIR/sim.out"
+        grep -q '^GPU render nodes: 3   card nodes: 3   /dev/kfd: yes$' "$BATS_TEST_TMPDIR/sim.out"
+        grep -q 'GPU 9' "$BATS_TEST_TMPDIR/sim.out"
+        grep -q 'exclusive' "$BATS_TEST_TMPDIR/sim.out"
+        # nothing left: temp directory, daemons, mounts
+        dir=$(sed -n 's/^containers, dockerd, containerd, the simulated host and //p' "$BATS_TEST_TMPDIR/sim.out")
+        [[ "$dir" == /tmp/ctk-sim.* ]]
+        [ ! -e "$dir" ]
+        [ -z "$(pgrep -f -- "$dir")" ]
+        [ -z "$(ctk_mounts_under "$dir")" ]
+}

@@ -1,0 +1,53 @@
+#!/bin/sh
+# `make coverage`: builds with --coverage into build/cov, runs the unit tests
+# and the bats suite against those binaries, and reports line coverage.
+#   coverage/total.info   everything captured (project sources only)
+#   coverage/html/        the HTML report (genhtml)
+# Prints line coverage for core/ and backends/ (and ctk/, runtime/).
+# Exit status: non-zero if a test failed (the report is written anyway).
+set -eu
+cd "$(dirname "$0")/.."
+COV_BUILD=${COV_BUILD:-build/cov}
+RC="--config-file coverage/lcovrc"
+OUT=coverage
+
+# lcov with Debian 1.16's "Subroutine ... redefined" perl noise filtered out.
+lcov_q() {
+        err=$(lcov $RC --quiet "$@" 2>&1 >/dev/null) && rc=0 || rc=$?
+        printf '%s\n' "$err" | grep -v -e '^Subroutine .* redefined at ' -e '^$' >&2 || true
+        return $rc
+}
+
+make --no-print-directory BUILD="$COV_BUILD" COV=1 all tests
+
+# Start from zero counters; the baseline makes files no test runs show 0%.
+find "$COV_BUILD/obj" -name '*.gcda' -delete
+rm -rf "$OUT/html" "$OUT"/*.info
+lcov_q --capture --initial --directory "$COV_BUILD/obj" --base-directory . --output-file "$OUT/base.info"
+
+status=0
+tests=$(find "$COV_BUILD/tests" -type f -perm -u+x 2>/dev/null | sort)
+if [ -n "$tests" ]; then
+        # shellcheck disable=SC2086
+        sh sim/run-unit.sh $tests || status=1
+fi
+CTK_BIN="$COV_BUILD/bin" CTK_TOOLS="$COV_BUILD/tools" bats --tap bats || status=1
+
+lcov_q --capture --directory "$COV_BUILD/obj" --base-directory . --output-file "$OUT/tests.info"
+lcov_q --add-tracefile "$OUT/base.info" --add-tracefile "$OUT/tests.info" --output-file "$OUT/all.info"
+# Project sources only: no system headers, no test programs.
+lcov_q --extract "$OUT/all.info" "$PWD/core/*" "$PWD/backends/*" "$PWD/ctk/*" "$PWD/runtime/*" \
+        --output-file "$OUT/total.info"
+lcov_q --remove "$OUT/total.info" '*/tests/*' --output-file "$OUT/total.info"
+rm -f "$OUT/base.info" "$OUT/tests.info" "$OUT/all.info"
+genhtml $RC --quiet --title "amd-container-toolkit" --prefix "$PWD" --output-directory "$OUT/html" "$OUT/total.info"
+
+echo
+echo "line coverage ($OUT/html/index.html):"
+for dir in core backends ctk runtime; do
+        lcov_q --extract "$OUT/total.info" "$PWD/$dir/*" --output-file "$OUT/$dir.info" 2>/dev/null || true
+        line=$(lcov $RC --summary "$OUT/$dir.info" 2>&1 | sed -n 's/^ *lines\.*: *//p')
+        printf '  %-10s %s\n' "$dir/" "${line:-no data}"
+        rm -f "$OUT/$dir.info"
+done
+exit $status

@@ -1,0 +1,145 @@
+/* amd-ctk cdi generate [--output PATH|-] [--device-name-strategy S]
+ *                      [--vendor V] [--class C] [--additional-gids] */
+#include <errno.h>
+#include <getopt.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cmd_cdi.h"
+#include "core/fileio.h"
+#include "core/fsdir.h"
+#include "core/cleanup.h"
+
+static void usage(FILE *f)
+{
+        fputs("NAME:\n"
+              "   amd-ctk cdi generate - Generate the CDI spec for GPUs\n"
+              "\n"
+              "USAGE:\n"
+              "   amd-ctk cdi generate [options]\n"
+              "\n"
+              "   Writes a CDI spec with one device per GPU (or GPU partition), named by\n"
+              "   its index as in AMD_VISIBLE_DEVICES, and a device 'all'.  Each device has\n"
+              "   its card and render nodes and /dev/kfd, with the host's numbers, mode and\n"
+              "   owner.  cdiVersion is the oldest version that has every feature used, so\n"
+              "   older container engines accept the spec.  The file is replaced atomically;\n"
+              "   a new file gets mode 0644, an existing one keeps its mode and owner.\n"
+              "\n"
+              "OPTIONS:\n"
+              "   --output PATH                 output file, '-' for stdout (default: \"" CTK_CDI_DEFAULT_OUTPUT "\")\n"
+              "   --device-name-strategy S      index, uuid or index,uuid (default: index);\n"
+              "                                 uuid names are 0x<HEX> (all partitions of a GPU)\n"
+              "   --vendor V, --class C         the kind V/C of the devices (default: amd.com/gpu)\n"
+              "   --additional-gids             add the groups of the device nodes to additionalGids,\n"
+              "                                 for containers that run as a non-root user\n"
+              "                                 (needs CDI 0.7.0: container engines from 2023 on)\n"
+              "   --help, -h                    show help\n",
+              f);
+}
+
+static int parse_strategy(const char *s, struct ctk_cdi_options *o)
+{
+        _cleanup_free_ char *copy = strdup(s);
+        if (copy == NULL)
+                return -1;
+        bool index = false, uuid = false;
+        char *save = NULL;
+        for (char *t = strtok_r(copy, ",", &save); t != NULL; t = strtok_r(NULL, ",", &save)) {
+                if (strcmp(t, "index") == 0)
+                        index = true;
+                else if (strcmp(t, "uuid") == 0)
+                        uuid = true;
+                else
+                        return -1;
+        }
+        if (!index && !uuid)
+                return -1;
+        o->by_index = index;
+        o->by_uuid = uuid;
+        return 0;
+}
+
+static int write_spec(const char *output, const char *text)
+{
+        _cleanup_error_ struct ctk_error *err = NULL;
+        if (strcmp(output, "-") == 0) {
+                fputs(text, stdout);
+                return ctk_cdi_finish_output();
+        }
+        _cleanup_free_ char *copy = strdup(output);
+        if (copy == NULL)
+                ctk_error_set(&err, ENOMEM, "out of memory");
+        if (copy == NULL || ctk_mkdir_p(dirname(copy), 0755, &err) < 0 ||
+            ctk_file_write_atomic(output, text, strlen(text), 0644, &err) < 0) {
+                ctk_error_prefix(&err, "failed to write CDI spec");
+                return ctk_cli_fail(err);
+        }
+        printf("Generated CDI spec: %s\n", output);
+        return ctk_cdi_finish_output();
+}
+
+int ctk_cdi_generate_main(struct ctk_cli *cli, int argc, char **argv)
+{
+        static const struct option longopts[] = {
+            {"output", required_argument, NULL, 'o'},
+            {"device-name-strategy", required_argument, NULL, 's'},
+            {"vendor", required_argument, NULL, 'V'},
+            {"class", required_argument, NULL, 'C'},
+            {"additional-gids", no_argument, NULL, 'g'},
+            {"help", no_argument, NULL, 'h'},
+            {NULL, 0, NULL, 0},
+        };
+        struct ctk_cdi_options o;
+        ctk_cdi_options_init(&o);
+        const char *output = CTK_CDI_DEFAULT_OUTPUT;
+        optind = 0;
+        opterr = 0;
+        for (int c; (c = getopt_long(argc, argv, "+h", longopts, NULL)) != -1;) {
+                switch (c) {
+                case 'o':
+                        output = optarg;
+                        break;
+                case 's':
+                        if (parse_strategy(optarg, &o) < 0)
+                                return ctk_cdi_usage_error("generate",
+                                                           "--device-name-strategy must be index, uuid or "
+                                                           "index,uuid (got '%s')",
+                                                           optarg);
+                        break;
+                case 'V':
+                        o.vendor = optarg;
+                        break;
+                case 'C':
+                        o.class_ = optarg;
+                        break;
+                case 'g':
+                        o.additional_gids = true;
+                        break;
+                case 'h':
+                        usage(stdout);
+                        return 0;
+                default:
+                        return ctk_cdi_usage_error("generate", "unknown or incomplete option '%s'", argv[optind - 1]);
+                }
+        }
+        if (optind < argc)
+                return ctk_cdi_usage_error("generate", "unexpected argument '%s'", argv[optind]);
+        if (output[0] == '\0')
+                return ctk_cdi_usage_error("generate", "--output needs a file name or '-'");
+
+        _cleanup_error_ struct ctk_error *err = NULL;
+        _cleanup_gpu_list_ struct ctk_gpu_list gpus = {0};
+        _cleanup_cdi_host_ struct ctk_cdi_host host = {0};
+        _cleanup_json_ json_t *spec = NULL;
+        if (ctk_cdi_discover(cli, &gpus, &host, &err) < 0 || ctk_cdi_spec_build(&host, &o, &spec, &err) < 0) {
+                ctk_error_prefix(&err, "failed to generate CDI spec");
+                return ctk_cli_fail(err);
+        }
+        _cleanup_free_ char *text = ctk_cdi_spec_dump(spec);
+        if (text == NULL) {
+                struct ctk_error oom = {.code = ENOMEM, .msg = (char *)"failed to generate CDI spec: out of memory"};
+                return ctk_cli_fail(&oom);
+        }
+        return write_spec(output, text);
+}

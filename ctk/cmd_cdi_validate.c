@@ -1,0 +1,100 @@
+/* amd-ctk cdi validate [--path PATH] [--no-host-check] */
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cmd_cdi.h"
+#include "core/cleanup.h"
+
+static void usage(FILE *f)
+{
+        fputs("NAME:\n"
+              "   amd-ctk cdi validate - Validate the CDI spec for GPUs\n"
+              "\n"
+              "USAGE:\n"
+              "   amd-ctk cdi validate [options]\n"
+              "\n"
+              "   Checks the spec the way CDI runtimes load it (unknown or duplicate keys,\n"
+              "   cdiVersion known and new enough for the content, kind and device names,\n"
+              "   device nodes, env, mounts, hooks; problems are shown as file:line:column),\n"
+              "   then compares it with this host: every device node whose numbers, mode or\n"
+              "   owner changed, and every device that is missing or gone, is named.\n"
+              "   Exits 1 when the spec is invalid or stale.\n"
+              "\n"
+              "OPTIONS:\n"
+              "   --path PATH       full path of CDI spec file (default: \"" CTK_CDI_DEFAULT_OUTPUT "\")\n"
+              "   --no-host-check   check the spec's structure only, not this host\n"
+              "   --help, -h        show help\n",
+              f);
+}
+
+static int validate(struct ctk_cli *cli, const char *path, bool host_check, struct ctk_cdi_report *rep,
+                    struct ctk_error **err)
+{
+        _cleanup_cdi_doc_ struct ctk_cdi_doc doc = {0};
+        if (ctk_cdi_load(path, &doc, rep, err) < 0)
+                return -1;
+        if (doc.root == NULL)
+                return 0;
+        struct ctk_cdi_source src = {.file = path, .text = doc.text, .len = doc.len};
+        if (ctk_cdi_check(doc.root, &src, rep) > 0 || !host_check)
+                return 0;
+        _cleanup_gpu_list_ struct ctk_gpu_list gpus = {0};
+        _cleanup_cdi_host_ struct ctk_cdi_host host = {0};
+        if (ctk_cdi_discover(cli, &gpus, &host, err) < 0)
+                return ctk_error_prefix(err, "cannot compare the spec with this host");
+        ctk_cdi_fresh_check(doc.root, &host, rep);
+        return 0;
+}
+
+int ctk_cdi_validate_main(struct ctk_cli *cli, int argc, char **argv)
+{
+        static const struct option longopts[] = {
+            {"path", required_argument, NULL, 'p'},
+            {"no-host-check", no_argument, NULL, 'n'},
+            {"help", no_argument, NULL, 'h'},
+            {NULL, 0, NULL, 0},
+        };
+        const char *path = CTK_CDI_DEFAULT_OUTPUT;
+        bool host_check = true;
+        optind = 0;
+        opterr = 0;
+        for (int c; (c = getopt_long(argc, argv, "+h", longopts, NULL)) != -1;) {
+                switch (c) {
+                case 'p':
+                        path = optarg;
+                        break;
+                case 'n':
+                        host_check = false;
+                        break;
+                case 'h':
+                        usage(stdout);
+                        return 0;
+                default:
+                        return ctk_cdi_usage_error("validate", "unknown or incomplete option '%s'", argv[optind - 1]);
+                }
+        }
+        if (optind < argc)
+                return ctk_cdi_usage_error("validate", "unexpected argument '%s'", argv[optind]);
+        if (path[0] == '\0')
+                return ctk_cdi_usage_error("validate", "--path needs a file name");
+
+        printf("Validating CDI spec: %s\n", path);
+        fflush(stdout);
+        _cleanup_cdi_report_ struct ctk_cdi_report rep = {0};
+        _cleanup_error_ struct ctk_error *err = NULL;
+        if (validate(cli, path, host_check, &rep, &err) < 0) {
+                ctk_error_prefix(&err, "failed to validate CDI spec");
+                return ctk_cli_fail(err);
+        }
+        for (size_t i = 0; i < rep.warnings.n; i++)
+                printf("warning: %s\n", rep.warnings.v[i]);
+        for (size_t i = 0; i < rep.errors.n; i++)
+                printf("%s\n", rep.errors.v[i]);
+        if (rep.errors.n > 0)
+                printf("CDI spec is invalid\nPlease regenerate CDI spec\n");
+        else
+                printf("CDI spec is valid\n");
+        int rc = ctk_cdi_finish_output();
+        return rc != 0 ? rc : rep.errors.n > 0 ? 1 : 0;
+}

@@ -1,0 +1,202 @@
+/* amd-ctk gpu-tracker output: the status table (byte-exact, as the Go
+ * toolkit prints it), the JSON status and index lists. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <inttypes.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/cleanup.h"
+#include "core/select.h"
+#include "ctk/cli.h"
+#include "ctk/tracker_print.h"
+
+/* Stand-ins for what this test does not exercise: amd-ctk's main.c (not
+ * linked into program tests) and library parts of other areas.  Weak, so the
+ * real ones win wherever they are linked. */
+__attribute__((weak)) void ctk_register_command(const struct ctk_command *cmd)
+{
+        (void)cmd;
+}
+__attribute__((weak)) int ctk_cli_fail(const struct ctk_error *err)
+{
+        (void)err;
+        return 1;
+}
+__attribute__((weak)) bool ctk_cli_wants_help(int argc, char **argv)
+{
+        (void)argc;
+        (void)argv;
+        return false;
+}
+__attribute__((weak)) int ctk_cli_config(struct ctk_cli *cli, const struct ctk_config **out, struct ctk_error **err)
+{
+        (void)cli;
+        (void)out;
+        return ctk_error_set(err, ENOSYS, "not in this test");
+}
+__attribute__((weak)) int ctk_cli_open_backend(struct ctk_cli *cli, struct ctk_backend **out, struct ctk_error **err)
+{
+        (void)cli;
+        (void)out;
+        return ctk_error_set(err, ENOSYS, "not in this test");
+}
+__attribute__((weak)) int ctk_discover_gpus(struct ctk_backend *b, struct ctk_gpu_list *out, struct ctk_error **err)
+{
+        (void)b;
+        (void)out;
+        return ctk_error_set(err, ENOSYS, "not in this test");
+}
+__attribute__((weak)) int ctk_select_parse(const char *value, const struct ctk_gpu_list *gpus,
+                                           struct ctk_selection *out, struct ctk_error **err)
+{
+        (void)value;
+        (void)gpus;
+        (void)out;
+        return ctk_error_set(err, ENOSYS, "not in this test");
+}
+__attribute__((weak)) void ctk_selection_clear(struct ctk_selection *s)
+{
+        (void)s;
+}
+__attribute__((weak)) void ctk_gpu_list_clear(struct ctk_gpu_list *l)
+{
+        (void)l;
+}
+__attribute__((weak)) void ctk_uuid_format(uint64_t uuid, char buf[CTK_UUID_STRLEN])
+{
+        snprintf(buf, CTK_UUID_STRLEN, "0x%" PRIX64, uuid);
+}
+__attribute__((weak)) int ctk_uuid_parse(const char *s, uint64_t *out)
+{
+        (void)s;
+        (void)out;
+        return -1;
+}
+
+#define ID_A "36b012bb34c96149a6ef5b28623e6e75cf9f71eb2b824b2c8f44e0449c7a1aa8"
+#define ID_B "90cb29e11e83aa3ae497c68c90e1f0894b85262188c1ef9c7284457a9bc35ffd"
+
+/* Section 4 of the documentation: GPUs 0-2 used by ID_A, 1 and 3 by ID_B. */
+static void doc_state(struct ctk_tracker_state *st)
+{
+        static const uint64_t uuids[] = {0xEA35F57CC80DEB35ULL, 0x89CAA15875FF5A43ULL, 0x6E32F10EFC982B4CULL,
+                                         0x12FE4F7FDAF06B9ULL};
+        memset(st, 0, sizeof(*st));
+        st->enabled = true;
+        st->ngpus = 4;
+        st->gpus = calloc(4, sizeof(*st->gpus));
+        for (size_t i = 0; i < 4; i++) {
+                st->gpus[i].has_uuid = true;
+                st->gpus[i].uuid = uuids[i];
+        }
+        st->ncontainers = 2;
+        st->containers = calloc(2, sizeof(*st->containers));
+        st->containers[0].id = strdup(ID_A);
+        st->containers[0].gpus = calloc(3, sizeof(size_t));
+        st->containers[0].ngpus = 3;
+        for (size_t i = 0; i < 3; i++)
+                st->containers[0].gpus[i] = i;
+        st->containers[1].id = strdup(ID_B);
+        st->containers[1].gpus = calloc(2, sizeof(size_t));
+        st->containers[1].ngpus = 2;
+        st->containers[1].gpus[0] = 1;
+        st->containers[1].gpus[1] = 3;
+}
+
+#define RULE                                                                                                           \
+        "------------------------------------------------------------------------------------------------------------" \
+        "------------\n"
+
+static void test_status_table_is_byte_exact(void **state)
+{
+        (void)state;
+        _cleanup_tracker_state_ struct ctk_tracker_state st;
+        doc_state(&st);
+        st.gpus[3].access = CTK_TRACKER_EXCLUSIVE;
+        st.gpus[2].has_uuid = false;
+        st.containers[0].ngpus = 2; /* ID_A on 0-1 only */
+        _cleanup_free_ char *out = ctk_tracker_status_table(&st);
+        /* Header and the "-" row: the text, then the padding to 120 columns. */
+        const char *header = "GPU Id    UUID                     Accessibility       Container Ids"
+                             "                                                    ";
+        const char *row2 = "2         N/A                      Shared              -"
+                           "                                                                ";
+        assert_int_equal(strlen(header), 120);
+        assert_int_equal(strlen(row2), 120);
+        _cleanup_free_ char *want = NULL;
+        assert_true(asprintf(&want,
+                             RULE "%s\n" RULE "0         0xEA35F57CC80DEB35       Shared              " ID_A " \n"
+                                  "1         0x89CAA15875FF5A43       Shared              " ID_A " \n"
+                                  "                                                       " ID_B " \n"
+                                  "%s\n"
+                                  "3         0x12FE4F7FDAF06B9        Exclusive           " ID_B " \n",
+                             header, row2) > 0);
+        assert_string_equal(out, want);
+        /* Every line is exactly 120 columns wide (the rule and each row). */
+        for (const char *p = out; *p != '\0';) {
+                const char *nl = strchr(p, '\n');
+                assert_int_equal(nl - p, 120);
+                p = nl + 1;
+        }
+}
+
+static void test_status_json(void **state)
+{
+        (void)state;
+        _cleanup_tracker_state_ struct ctk_tracker_state st;
+        doc_state(&st);
+        st.gpus[1].access = CTK_TRACKER_EXCLUSIVE;
+        st.gpus[3].has_uuid = false;
+        _cleanup_free_ char *out = ctk_tracker_status_json(&st);
+        assert_int_equal(out[strlen(out) - 1], '\n');
+        json_error_t jerr;
+        _cleanup_json_ json_t *j = json_loads(out, 0, &jerr);
+        assert_non_null(j);
+        assert_true(json_is_true(json_object_get(j, "enabled")));
+        json_t *gpus = json_object_get(j, "gpus");
+        assert_int_equal(json_array_size(gpus), 4);
+        json_t *g1 = json_array_get(gpus, 1);
+        assert_int_equal(json_integer_value(json_object_get(g1, "index")), 1);
+        assert_string_equal(json_string_value(json_object_get(g1, "uuid")), "0x89CAA15875FF5A43");
+        assert_string_equal(json_string_value(json_object_get(g1, "accessibility")), "exclusive");
+        json_t *c = json_object_get(g1, "containers");
+        assert_int_equal(json_array_size(c), 2);
+        assert_string_equal(json_string_value(json_array_get(c, 1)), ID_B);
+        json_t *g3 = json_array_get(gpus, 3);
+        assert_true(json_is_null(json_object_get(g3, "uuid")));
+        assert_string_equal(json_string_value(json_object_get(json_array_get(gpus, 0), "accessibility")), "shared");
+        assert_int_equal(json_object_size(g1), 4);
+
+        st.enabled = false;
+        _cleanup_free_ char *off = ctk_tracker_status_json(&st);
+        assert_string_equal(off, "{\n  \"enabled\": false,\n  \"gpus\": []\n}\n");
+}
+
+static void test_format_indices(void **state)
+{
+        (void)state;
+        _cleanup_free_ char *a = ctk_tracker_format_indices((size_t[]){1, 2, 3}, 3);
+        _cleanup_free_ char *b = ctk_tracker_format_indices(NULL, 0);
+        _cleanup_free_ char *c = ctk_tracker_format_indices((size_t[]){12}, 1);
+        assert_string_equal(a, "[1 2 3]");
+        assert_string_equal(b, "[]");
+        assert_string_equal(c, "[12]");
+}
+
+int main(void)
+{
+        const struct CMUnitTest tests[] = {
+            cmocka_unit_test(test_status_table_is_byte_exact),
+            cmocka_unit_test(test_status_json),
+            cmocka_unit_test(test_format_indices),
+        };
+        return cmocka_run_group_tests(tests, NULL, NULL);
+}
