@@ -275,7 +275,7 @@ spec_unchanged() {
 printf '%s\n' "\$0" "\$@" >"$T/argv"
 EOS
         chmod +x "$T/fake-runc"
-        rt_config "$CFG" profile "$RT_PROFILES/$SEED.json" runtime-path "$T/fake-runc" log-file ""
+        rt_config "$CFG" profile "$RT_PROFILES/$SEED.json" runtime-path "$T/fake-runc" log-file /dev/null
         run "$RT_SHIM" --amd-config="$CFG" --root /r --log /l --log-format json --systemd-cgroup create \
                 --bundle /b --pid-file /p ID
         [ "$status" -eq 1 ] # /b/config.json does not exist
@@ -286,12 +286,12 @@ EOS
 
 @test "runtime-path names the runtime; the shim never execs itself" {
         ln -s "$RT_SHIM" "$T/runc"
-        rt_config "$CFG" runtime-path "$T/runc" log-file ""
+        rt_config "$CFG" runtime-path "$T/runc" log-file /dev/null
         run "$RT_SHIM" list
         [ "$status" -eq 1 ]
         [[ "$output" == *"is amd-container-runtime itself"* ]]
         # Found first on PATH under the name runc: skipped for the real runc.
-        rt_config "$CFG" log-file ""
+        rt_config "$CFG" log-file /dev/null
         PATH="$T:$PATH" run "$RT_SHIM" --root "$STATE" list
         [ "$status" -eq 0 ]
         [[ "$output" == ID* ]]
@@ -333,7 +333,7 @@ EOS
 }
 
 @test "no amdgpu driver: a request fails with the reason; none and no request still run" {
-        rt_config "$CFG" profile "$RT_PROFILES/no-amdgpu.json" log-file ""
+        rt_config "$CFG" profile "$RT_PROFILES/no-amdgpu.json" log-file /dev/null
         rt_bundle "$B" true
         rt_spec_env "$B" AMD_VISIBLE_DEVICES=all
         cp "$B/config.json" "$T/before.json"
@@ -348,7 +348,7 @@ EOS
 
 @test "root: the sysfs backend on a materialized tree gives the same nodes as the profile" {
         "$RT_BIN/amd-ctk-fakefs" materialize "$RT_PROFILES/$SEED.json" "$T/tree"
-        rt_config "$CFG" root "$T/tree" log-file ""
+        rt_config "$CFG" root "$T/tree" log-file /dev/null
         rt_bundle "$B" ls -ln /dev/dri /dev/kfd
         rt_spec_env "$B" AMD_VISIBLE_DEVICES=0,2
         run shim run -b "$B" "$ID"
@@ -358,7 +358,7 @@ EOS
 }
 
 @test "partitions: all 63 CPX partitions of mi300x-cpx-x8 in one container" {
-        rt_config "$CFG" profile "$RT_PROFILES/mi300x-cpx-x8.json" log-file ""
+        rt_config "$CFG" profile "$RT_PROFILES/mi300x-cpx-x8.json" log-file /dev/null
         rt_bundle "$B" ls -ln /dev/dri /dev/kfd
         rt_spec_env "$B" AMD_VISIBLE_DEVICES=all
         run shim run -b "$B" "$ID"
