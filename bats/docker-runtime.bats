@@ -133,11 +133,10 @@ readme_uuid_profile() {
 }
 
 @test "a UUID this host does not have: docker run fails naming it" {
-        fails_with "0xef2c1799a1f3e2ed" \
+        fails_with "AMD_VISIBLE_DEVICES: no GPU has UUID 0xef2c1799a1f3e2ed (this host has GPUs 0-3; 'amd-ctk gpu list' shows their UUIDs)" \
                 docker run --rm --runtime=amd -e AMD_VISIBLE_DEVICES=0xef2c1799a1f3e2ed,0x1234567890abcdef \
                 rocm/dev-ubuntu-24.04 rocm-smi
         [ "$status" -eq 125 ]
-        [[ "$output" == *"amd-container-runtime: AMD_VISIBLE_DEVICES: "* ]]
         [ -z "$(docker ps -aq)" ]
 }
 
