@@ -3,19 +3,33 @@
 # memory-policy calls (get_mempolicy, mbind, set_mempolicy,
 # set_mempolicy_home_node) are opened, everything else of the profile stays.
 #
-# `amd-ctk seccomp profile` is checked on its own and with a private dockerd;
-# the numa-probe program in the test image reports what each call returns.
+# `amd-ctk seccomp profile` is checked on its own and with a private dockerd,
+# and amd-container-runtime with that dockerd on the simulated 4-GPU host: it
+# adds the rule for containers that get GPUs (config seccomp-numa, default
+# true) and for no other. The numa-probe program in the test image reports
+# what each call returns.
 
 bats_require_minimum_version 1.5.0
 
 load helpers/common
 load helpers/dockerd
 load helpers/images
+load helpers/runtime_bundle
 
 setup_file() {
         export IMAGES_CACHE=$BATS_FILE_TMPDIR
         dockerd_start
         images_docker_import
+        # Two runtimes over the same simulated host: seccomp-numa on (default) and off.
+        local d=$DOCKERD_DIR
+        jq -n --arg p "$PROFILES/seed-4xmi210.json" --arg d "$d" \
+                '{"profile": $p, "log-file": "\($d)/amd-runtime.log", "log-level": "info", "state-dir": "\($d)/amd-state"}' \
+                >"$d/amd-config.json"
+        jq '. + {"seccomp-numa": false}' "$d/amd-config.json" >"$d/amd-config-no-numa.json"
+        dockerd_write_config "$(jq -n --arg on "$d/amd-config.json" --arg off "$d/amd-config-no-numa.json" \
+                '{"runtimes": {"amd": {"path": "amd-container-runtime", "runtimeArgs": ["--amd-config=\($on)"]},
+                  "amd-no-numa": {"path": "amd-container-runtime", "runtimeArgs": ["--amd-config=\($off)"]}}}')"
+        dockerd_reload
 }
 
 teardown_file() {
@@ -26,10 +40,16 @@ ctk() {
         "$CTK_BIN/amd-ctk" "$@"
 }
 
-# probe DOCKER-RUN-OPTIONS...: runs numa-probe in a container, output in $output
+# probe DOCKER-RUN-OPTIONS...: runs numa-probe in a container and says whether
+# it got /dev/kfd ("kfd: present"); output in $output, the runtime's log lines
+# written meanwhile in $RT_LOG.
 probe() {
-        run docker run --rm --network none "$@" busybox numa-probe
+        local log=$DOCKERD_DIR/amd-runtime.log before=0
+        [ -f "$log" ] && before=$(wc -l <"$log")
+        run docker run --rm --network none "$@" busybox \
+                sh -c 'numa-probe; if [ -e /dev/kfd ]; then echo "kfd: present"; else echo "kfd: absent"; fi'
         echo "$output"
+        RT_LOG=$(if [ -f "$log" ]; then tail -n +"$((before + 1))" "$log"; fi)
         [ "$status" -eq 0 ]
 }
 
@@ -157,4 +177,122 @@ write_profile() { # FILE JSON
         probe --security-opt "seccomp=$BATS_TEST_TMPDIR/numa.json"
         assert_numa_allowed
         assert_rest_denied
+}
+
+@test "docker --runtime=amd with a GPU: NUMA calls work, unshare and mount stay denied" {
+        probe --runtime=amd -e AMD_VISIBLE_DEVICES=0
+        [ "$(line kfd)" = present ]
+        assert_numa_allowed
+        assert_rest_denied
+        [[ "$RT_LOG" == *"seccomp profile: allowed the NUMA memory-policy syscalls"* ]]
+}
+
+@test "docker --runtime=amd without GPUs (unset, none, void): NUMA calls still get EPERM" {
+        for env in "" "-e AMD_VISIBLE_DEVICES=none" "-e AMD_VISIBLE_DEVICES=void"; do
+                # shellcheck disable=SC2086 # $env is one option or nothing
+                probe --runtime=amd $env
+                [ "$(line kfd)" = absent ]
+                assert_numa_denied
+                assert_rest_denied
+        done
+}
+
+@test "docker --runtime=amd with seccomp-numa false: GPUs, but NUMA calls get EPERM" {
+        probe --runtime=amd-no-numa -e AMD_VISIBLE_DEVICES=0
+        [ "$(line kfd)" = present ]
+        assert_numa_denied
+        assert_rest_denied
+        [[ "$RT_LOG" != *"seccomp"* ]]
+}
+
+@test "docker --runtime=amd with a GPU and CAP_SYS_NICE: the name Docker's rule lacks is added" {
+        # dockerd 20.10 allows three of the four names to CAP_SYS_NICE; the rule
+        # adds set_mempolicy_home_node (newer dockerds list all four: no rule).
+        probe --runtime=amd -e AMD_VISIBLE_DEVICES=0 --cap-add SYS_NICE
+        [ "$(line kfd)" = present ]
+        assert_numa_allowed
+        assert_rest_denied
+}
+
+@test "docker --runtime=amd with a GPU and a profile that denies mbind on purpose: mbind stays denied" {
+        ctk seccomp profile | jq '.syscalls |= .[:-1] + [{"names": ["mbind"], "action": "SCMP_ACT_ERRNO",
+                "errnoRet": 95}]' >"$BATS_TEST_TMPDIR/mbind-denied.json"
+        probe --runtime=amd -e AMD_VISIBLE_DEVICES=0 --security-opt "seccomp=$BATS_TEST_TMPDIR/mbind-denied.json"
+        [ "$(line get_mempolicy)" = ok ]
+        [ "$(line set_mempolicy)" = ok ]
+        [ "$(line mbind)" = "error EOPNOTSUPP" ]
+        assert_rest_denied
+}
+
+@test "docker --runtime=amd with a GPU and seccomp=unconfined: no profile, nothing added" {
+        probe --runtime=amd -e AMD_VISIBLE_DEVICES=0 --security-opt seccomp=unconfined
+        [ "$(line kfd)" = present ]
+        [[ "$RT_LOG" != *"seccomp"* ]]
+        assert_numa_allowed
+        [ "$(line mount)" = "error EFAULT" ]
+}
+
+# A bundle in $T/bundle whose process is numa-probe, under the linux.seccomp
+# section dockerd 20.10 rendered for a default container (the unit tests'
+# fixture, captured by core/tests/fixtures/capture-docker-config.sh).
+docker_profile_bundle() {
+        T=$(ctk_tmpdir seccomp-rt)
+        B=$T/bundle
+        rt_bundle "$B" /bin/numa-probe
+        cp "$CTK_TOOLS/numa-probe" "$B/rootfs/bin/"
+        rt_spec_edit "$B" '.linux.seccomp = $s[0].linux.seccomp' \
+                --slurpfile s "$CTK_REPO/core/tests/fixtures/docker-default-config.json"
+}
+
+# shim ARGS...: the runtime with runc's global options, state below $T
+shim() {
+        "$RT_SHIM" --amd-config="$DOCKERD_DIR/amd-config.json" --root "$T/state" "$@"
+}
+
+teardown() {
+        if [ -n "${T:-}" ]; then
+                local id
+                for id in $(runc --root "$T/state" list -q 2>/dev/null); do
+                        runc --root "$T/state" delete -f "$id" >/dev/null 2>&1 || true
+                done
+                rm -rf "$T"
+        fi
+}
+
+@test "runtime with runc alone: Docker's rendered profile gains exactly the rule when a GPU is requested" {
+        docker_profile_bundle
+        rt_spec_env "$B" AMD_VISIBLE_DEVICES=0
+        run shim run --bundle "$B" "ctk-seccomp-$$"
+        echo "$output"
+        [ "$status" -eq 0 ]
+        assert_numa_allowed
+        assert_rest_denied
+        jq -e --slurpfile s "$CTK_REPO/core/tests/fixtures/docker-default-config.json" \
+                '.linux.seccomp.syscalls[-1] == {"names": ["get_mempolicy", "mbind", "set_mempolicy",
+                 "set_mempolicy_home_node"], "action": "SCMP_ACT_ALLOW"} and
+                 (.linux.seccomp | .syscalls |= .[:-1]) == $s[0].linux.seccomp' "$B/config.json"
+}
+
+@test "runtime with runc alone: no GPU requested, config.json byte-identical and NUMA calls denied" {
+        docker_profile_bundle
+        cp "$B/config.json" "$T/before.json"
+        run shim run --bundle "$B" "ctk-seccomp-$$"
+        echo "$output"
+        [ "$status" -eq 0 ]
+        assert_numa_denied
+        cmp "$B/config.json" "$T/before.json"
+}
+
+@test "runtime with runc alone: a malformed seccomp section fails create with one line, config.json unchanged" {
+        docker_profile_bundle
+        rt_spec_env "$B" AMD_VISIBLE_DEVICES=0
+        rt_spec_edit "$B" '.linux.seccomp.syscalls[3].names = "personality"'
+        cp "$B/config.json" "$T/before.json"
+        run --separate-stderr shim create --bundle "$B" "ctk-seccomp-$$"
+        echo "$stderr"
+        [ "$status" -eq 1 ]
+        [[ "$stderr" == *"invalid container spec: $B/config.json: linux.seccomp.syscalls[3].names: expected an array of syscall names"* ]]
+        [ "$(printf '%s\n' "$stderr" | wc -l)" -eq 1 ]
+        cmp "$B/config.json" "$T/before.json"
+        [ -z "$(runc --root "$T/state" list -q)" ]
 }

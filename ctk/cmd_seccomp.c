@@ -137,4 +137,4 @@ static int run_seccomp(struct ctk_cli *cli, int argc, char **argv)
 }
 
 CTK_COMMAND(seccomp_command, .name = "seccomp", .summary = "Print a seccomp profile for GPU containers (NUMA calls)",
-            .order = 60, .run = run_seccomp)
+            .order = 70, .run = run_seccomp)

@@ -2,8 +2,8 @@
  * GPUs once, add their nodes to the spec, write it back atomically.
  *
  * Later steps plug in at the marked places: the GPU tracker reserves the
- * selection (and releases it if a later step fails), the seccomp edit runs
- * before the spec is written. */
+ * selection (and releases it if a later step fails).  A denying seccomp
+ * profile gets the NUMA syscall rule before the spec is written. */
 #include "create.h"
 
 #include <errno.h>
@@ -19,6 +19,7 @@
 #include "core/log.h"
 #include "core/oci_edit.h"
 #include "core/oci_spec.h"
+#include "core/seccomp_numa.h"
 #include "core/select.h"
 
 struct create_job {
@@ -150,6 +151,21 @@ static int write_spec(struct create_job *j, struct ctk_error **err)
         return ctk_file_write_atomic(j->spec_path, text, len, 0644, err);
 }
 
+/* A denying seccomp profile keeps its rules and gains one that allows the
+ * NUMA memory-policy syscalls GPU code needs (config key seccomp-numa). */
+static int allow_numa_syscalls(struct create_job *j, bool *changed, struct ctk_error **err)
+{
+        *changed = false;
+        if (!j->cfg->seccomp_numa)
+                return 0;
+        if (ctk_seccomp_numa_edit_spec(j->spec, changed, err) < 0)
+                return ctk_error_prefix(err, "invalid container spec: %s", j->spec_path);
+        if (*changed)
+                ctk_log(CTK_LOG_INFO, "container %s: seccomp profile: allowed the NUMA memory-policy syscalls",
+                        j->args->id != NULL ? j->args->id : "?");
+        return 0;
+}
+
 static int inject(struct create_job *j, struct ctk_error **err)
 {
         /* GPU tracker: reserve j->sel for j->args->id here; release it when a
@@ -159,11 +175,13 @@ static int inject(struct create_job *j, struct ctk_error **err)
         struct ctk_oci_edit_stats st;
         if (ctk_oci_add_devnodes(j->spec, j->nodes, j->nnodes, &st, err) < 0)
                 return ctk_error_prefix(err, "invalid container spec: %s", j->spec_path);
-        /* seccomp: the NUMA syscall edit (cfg->seccomp_numa) goes here. */
+        bool numa = false;
+        if (allow_numa_syscalls(j, &numa, err) < 0)
+                return -1;
         _cleanup_free_ char *list = format_indices(&j->sel);
         ctk_log(CTK_LOG_INFO, "container %s: GPUs %s: added %zu device nodes, %zu cgroup rules, %zu groups",
                 j->args->id != NULL ? j->args->id : "?", list != NULL ? list : "?", st.devices, st.rules, st.gids);
-        if (st.devices + st.rules + st.gids == 0)
+        if (st.devices + st.rules + st.gids == 0 && !numa)
                 return 0;
         return write_spec(j, err);
 }
