@@ -11,7 +11,7 @@ load helpers/docker_gpu
 setup_file() { gpu_docker_start mi300x-cpx-x8; }
 teardown_file() { gpu_docker_stop; }
 setup() { gpu_docker_baseline; }
-teardown() { gpu_docker_report; }
+teardown() { gpu_docker_after_test; }
 
 # mi300x-cpx-x8.json: GPU k (PCI 05, 27, 47, 65, 85, a5, c5, e5:00.0) has
 # card_minor 8k and render_minor 128+8k; its partitions p = 0..7 (0..6 for

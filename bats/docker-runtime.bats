@@ -18,7 +18,7 @@ load helpers/docker_gpu
 setup_file() { gpu_docker_start seed-4xmi210; }
 teardown_file() { gpu_docker_stop; }
 setup() { gpu_docker_baseline; }
-teardown() { gpu_docker_report; }
+teardown() { gpu_docker_after_test; }
 
 # seed-4xmi210.json: GPU index (PCI order) -> card and render minor.
 gpu_minors() {
@@ -96,11 +96,29 @@ readme_uuid_profile() {
         [[ "$output" == *"/dev/kfd: No such file or directory"* ]]
 }
 
-@test "the container's user gets the groups of the GPU nodes (video 44, render 109)" {
+@test "the container's user gets the groups of the GPU nodes (video 44, render 109), also a non-root one" {
         ok docker run --rm --runtime=amd -e AMD_VISIBLE_DEVICES=0 rocm/rocm-terminal id -G
         [ "$output" = "0 44 109" ]
+        ok docker run --rm --runtime=amd -e AMD_VISIBLE_DEVICES=0 --user 1000:1000 rocm/rocm-terminal id -G
+        [ "$output" = "1000 44 109" ]
         ok docker run --rm --runtime=amd rocm/rocm-terminal id -G
         [ "$output" = 0 ]
+}
+
+@test "a detached GPU container: docker exec sees its GPUs, and again after docker restart" {
+        ok docker run -d --runtime=amd -e AMD_VISIBLE_DEVICES=1 rocm/rocm-terminal sleep 1000
+        id=$output
+        ok docker exec "$id" rocm-smi
+        assert_gpus 1
+        ok docker restart -t 0 "$id"
+        ok docker exec "$id" rocm-smi
+        assert_gpus 1
+        ok docker rm -f "$id"
+}
+
+@test "tokens are trimmed: AMD_VISIBLE_DEVICES=' 0 , 3 '" {
+        ok docker run --rm --runtime=amd -e 'AMD_VISIBLE_DEVICES= 0 , 3 ' rocm/rocm-terminal rocm-smi
+        assert_gpus 0 3
 }
 
 @test "UUIDs as gpu list shows them, without 0x, in lower case, zero padded" {
@@ -223,7 +241,6 @@ readme_uuid_profile() {
                 --device "$host/dev/dri/renderD129:/dev/dri/renderD129" rocm/rocm-terminal rocm-smi
         [ "$(printf '%s\n' "$output" | awk '/^\/dev\// { print $1, $2 }')" = "$(printf '%s\n' \
                 '/dev/kfd 235:0' '/dev/dri/renderD128 226:128' '/dev/dri/renderD129 226:129')" ]
-        docker container prune -f >/dev/null # that command has no --rm
 }
 
 @test "CDI via docker: this dockerd (20.10) has no CDI; the README's --device amd.com/gpu=all is refused" {

@@ -4,7 +4,7 @@
 #   setup_file()    { gpu_docker_start seed-4xmi210; }
 #   teardown_file() { gpu_docker_stop; }
 #   setup()         { gpu_docker_baseline; }
-#   teardown()      { gpu_docker_report; }
+#   teardown()      { gpu_docker_after_test; }
 #
 # One private dockerd per file (helpers/dockerd.bash), whose "amd" runtime is
 # registered by `amd-ctk runtime configure --config-path <its daemon.json>`
@@ -81,17 +81,22 @@ gpu_docker_baseline() {
         fi
 }
 
-# gpu_docker_report: after a failed test, what the runtime and dockerd said.
-gpu_docker_report() {
-        [ -z "${BATS_TEST_COMPLETED:-}" ] || return 0
-        echo "--- output of the last command run:"
-        printf '%s\n' "${output:-}"
-        echo "--- amd-container-runtime log of this test ($RUNTIME_LOG):"
-        tail -n +"$((${RUNTIME_LOG_START:-0} + 1))" "$RUNTIME_LOG" 2>/dev/null | tail -n 30
-        echo "--- dockerd log (last 15 lines):"
-        tail -n 15 "$DOCKERD_DIR/dockerd.log" 2>/dev/null
-        echo "--- daemon.json:"
-        cat "$DOCKERD_CONFIG"
+# gpu_docker_after_test: after a failed test, prints what the runtime and
+# dockerd said; after any test, removes the containers it left behind.
+gpu_docker_after_test() {
+        if [ -z "${BATS_TEST_COMPLETED:-}" ]; then
+                echo "--- output of the last command run:"
+                printf '%s\n' "${output:-}"
+                echo "--- amd-container-runtime log of this test ($RUNTIME_LOG):"
+                runtime_log_since_setup | tail -n 30
+                echo "--- dockerd log (last 15 lines):"
+                tail -n 15 "$DOCKERD_DIR/dockerd.log" 2>/dev/null
+                echo "--- daemon.json:"
+                cat "$DOCKERD_CONFIG"
+        fi
+        local ids
+        ids=$(docker ps -aq) || return 1
+        [ -z "$ids" ] || docker rm -f $ids >/dev/null
 }
 
 # ok COMMAND...: `run` that must succeed; otherwise prints the command, its
