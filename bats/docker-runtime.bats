@@ -243,6 +243,19 @@ readme_uuid_profile() {
                 '/dev/kfd 235:0' '/dev/dri/renderD128 226:128' '/dev/dri/renderD129 226:129')" ]
 }
 
+@test "a broken toolkit configuration: docker run shows the file:line:column error" {
+        printf '{\n  "profile": "%s",\n  "bogus": 1\n}\n' "$GPU_PROFILE" >"$TOOLKIT_CONFIG"
+        fails_with "amd-container-runtime: $TOOLKIT_CONFIG:3:3: unknown key \"bogus\"" \
+                docker run --rm --runtime=amd -e AMD_VISIBLE_DEVICES=0 rocm/rocm-terminal rocm-smi
+        [ "$status" -eq 125 ]
+        toolkit_config profile /nonexistent/host.json
+        fails_with "amd-container-runtime: GPUs were requested: cannot open profile /nonexistent/host.json" \
+                docker run --rm --runtime=amd -e AMD_VISIBLE_DEVICES=0 rocm/rocm-terminal rocm-smi
+        # without a GPU request the profile is not even opened
+        ok docker run --rm --runtime=amd rocm/rocm-terminal rocm-smi
+        assert_gpus
+}
+
 @test "CDI via docker: this dockerd (20.10) has no CDI; the README's --device amd.com/gpu=all is refused" {
         api=$(docker version --format '{{.Server.APIVersion}}')
         if [ "$(printf '%s\n' "$api" 1.44 | sort -V | head -n 1)" = 1.44 ]; then
