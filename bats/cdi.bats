@@ -5,13 +5,13 @@
 
 bats_require_minimum_version 1.5.0
 
+load helpers/common
+
 setup_file() {
-        export REPO="$(cd "$BATS_TEST_DIRNAME/.." && pwd)"
-        export CTK="$REPO/build/bin/amd-ctk"
-        export FAKEFS="$REPO/build/bin/amd-ctk-fakefs"
-        export PROFILES="$REPO/sim/profiles"
-        export SCHEMA="$REPO/bats/fixtures/cdi-schema"
-        export SCHEMA_CHECK="$REPO/bats/helpers/cdi-schema-check.py"
+        export CTK="$CTK_BIN/amd-ctk"
+        export FAKEFS="$CTK_BIN/amd-ctk-fakefs"
+        export SCHEMA="$CTK_REPO/bats/fixtures/cdi-schema"
+        export SCHEMA_CHECK="$CTK_REPO/bats/helpers/cdi-schema-check.py"
         [ -x "$CTK" ] && [ -x "$FAKEFS" ] || {
                 echo "build first: make" >&2
                 return 1
@@ -105,6 +105,10 @@ gpu_profiles() {
         # 2-space indent, one key per line, final newline
         [ "$(sed -n 2p "$OUT/x/y/amd.json")" = '  "cdiVersion": "0.5.0",' ]
         [ "$(tail -c 2 "$OUT/x/y/amd.json" | od -An -c | tr -d ' ')" = '}\n' ]
+        # an existing file keeps the mode an administrator gave it
+        chmod 0640 "$OUT/x/y/amd.json"
+        "$CTK" --profile "$(profile seed-4xmi210)" cdi generate --output "$OUT/x/y/amd.json"
+        [ "$(stat -c %a "$OUT/x/y/amd.json")" = 640 ]
 }
 
 @test "generate: a failed generation leaves the existing file byte-identical" {
@@ -213,7 +217,7 @@ EOF
         run --separate-stderr "$CTK" cdi validate --path "$OUT/none.json"
         [ "$status" -eq 1 ]
         [ "$output" = "Validating CDI spec: $OUT/none.json" ]
-        [ "$stderr" = "amd-ctk: failed to validate CDI spec: cannot open CDI spec $OUT/none.json: No such file or directory" ]
+        [ "$stderr" = "amd-ctk: failed to validate CDI spec: cannot open $OUT/none.json: No such file or directory" ]
 }
 
 # ---- validate: freshness ----------------------------------------------------

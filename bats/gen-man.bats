@@ -14,7 +14,7 @@ version) printf 'Version: 9.8.7\nBuild Date: x\nGitCommit: y\n' ;;
 --help) printf '%s\n' 'NAME:' '   amd-ctk - fake' '' 'USAGE:' '   amd-ctk [global options] command' '' \
         'COMMANDS:' '   version      Show the version' '   gpu-tracker  GPU Tracker related commands' \
         '   help, h      Shows a list of commands' '' 'GLOBAL OPTIONS:' '   --root DIR  read \sys below DIR' \
-        '.starts with a dot' ;;
+        '.starts with a dot' "   'quoted' once unindented" ;;
 "gpu-tracker --help") printf '%s\n' 'COMMANDS:' '   disable  Disable the GPU Tracker' \
         '   enable, e  Enable the GPU Tracker' '   help, h  Shows a list' ;;
 *" --help") printf 'USAGE:\n   amd-ctk %s\n' "${*% --help}" ;;
@@ -46,6 +46,7 @@ EOF
         grep -qx '.SH GLOBAL OPTIONS' "$page"
         grep -qxF -- '--root DIR  read \esys below DIR' "$page"
         grep -qxF '\&.starts with a dot' "$page"
+        grep -qxF "\\&'quoted' once unindented" "$page"
         grep -qxF '.BR amd-ctk-gpu-tracker-enable (1),' "$page"
         grep -qx 'amd-ctk-gpu-tracker-enable \\- Enable the GPU Tracker' \
                 "$BATS_TEST_TMPDIR/man/amd-ctk-gpu-tracker-enable.1"

@@ -1,14 +1,13 @@
 /* Reading and strictly parsing a CDI spec file. */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "cdi.h"
 #include "cleanup.h"
+#include "fileio.h"
 
 #define SPEC_MAX_BYTES (64u << 20)
 
@@ -22,42 +21,14 @@ void ctk_cdi_doc_clear(struct ctk_cdi_doc *d)
 
 static int read_all(const char *path, char **out, size_t *len, struct ctk_error **err)
 {
-        _cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC);
-        if (fd < 0)
-                return ctk_error_errno(err, errno, "cannot open CDI spec %s", path);
         struct stat st;
-        if (fstat(fd, &st) < 0)
-                return ctk_error_errno(err, errno, "cannot stat CDI spec %s", path);
+        if (stat(path, &st) < 0)
+                return ctk_error_errno(err, errno, "cannot open %s", path);
         if (!S_ISREG(st.st_mode))
-                return ctk_error_set(err, EINVAL, "CDI spec %s is not a regular file", path);
-        size_t cap = 4096, n = 0;
-        _cleanup_free_ char *buf = malloc(cap);
-        if (buf == NULL)
-                return ctk_error_set(err, ENOMEM, "out of memory");
-        for (;;) {
-                if (n + 1 >= cap) {
-                        if (cap >= SPEC_MAX_BYTES)
-                                return ctk_error_set(err, EFBIG, "CDI spec %s is larger than %u bytes", path,
-                                                     SPEC_MAX_BYTES);
-                        char *nb = realloc(buf, cap * 2);
-                        if (nb == NULL)
-                                return ctk_error_set(err, ENOMEM, "out of memory");
-                        buf = nb;
-                        cap *= 2;
-                }
-                ssize_t r = read(fd, buf + n, cap - n - 1);
-                if (r < 0 && errno == EINTR)
-                        continue;
-                if (r < 0)
-                        return ctk_error_errno(err, errno, "cannot read CDI spec %s", path);
-                if (r == 0)
-                        break;
-                n += (size_t)r;
-        }
-        buf[n] = '\0';
-        *out = ctk_steal(&buf);
-        *len = n;
-        return 0;
+                return ctk_error_set(err, EINVAL, "%s is not a regular file", path);
+        if (st.st_size > SPEC_MAX_BYTES)
+                return ctk_error_set(err, EFBIG, "%s is larger than %u bytes", path, SPEC_MAX_BYTES);
+        return ctk_file_read_all(path, out, len, err);
 }
 
 int ctk_cdi_parse(const char *file, const char *text, size_t len, struct ctk_cdi_doc *doc, struct ctk_cdi_report *rep,

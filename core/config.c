@@ -24,6 +24,7 @@
 #include "cleanup.h"
 #include "fileio.h"
 #include "json_locate.h"
+#include "json_util.h"
 
 #define DEFAULT_LOG_FILE  "/var/log/amd-container-runtime.log"
 #define DEFAULT_LOG_LEVEL "info"
@@ -136,27 +137,6 @@ static int fail_at(const struct where *w, const char *key, size_t index, const c
         return ctk_error_set(w->err, EINVAL, "%s:%d:%d: %s", w->name, pos.line, pos.column, msg);
 }
 
-static const char *type_name(const json_t *v)
-{
-        switch (json_typeof(v)) {
-        case JSON_OBJECT:
-                return "an object";
-        case JSON_ARRAY:
-                return "an array";
-        case JSON_STRING:
-                return "a string";
-        case JSON_INTEGER:
-        case JSON_REAL:
-                return "a number";
-        case JSON_TRUE:
-        case JSON_FALSE:
-                return "a boolean";
-        case JSON_NULL:
-                return "null";
-        }
-        return "a value";
-}
-
 static bool is_kind_char(char c)
 {
         return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '-' ||
@@ -203,7 +183,8 @@ static int check_string(const struct where *w, const struct field *f, size_t ele
 static int set_list(const struct where *w, const struct field *f, const json_t *v, struct ctk_strv *out)
 {
         if (!json_is_array(v))
-                return fail_at(w, f->key, SIZE_MAX, "\"%s\" must be an array of strings, not %s", f->key, type_name(v));
+                return fail_at(w, f->key, SIZE_MAX, "\"%s\" must be an array of strings, not %s", f->key,
+                               ctk_json_type_name(v));
         if (f->kind == F_DIRS && json_array_size(v) == 0)
                 return fail_at(w, f->key, SIZE_MAX, "\"%s\" must name at least one directory", f->key);
         _cleanup_strv_ struct ctk_strv list = {0};
@@ -213,7 +194,7 @@ static int set_list(const struct where *w, const struct field *f, const json_t *
         {
                 if (!json_is_string(e))
                         return fail_at(w, f->key, i, "\"%s\" must be an array of strings, not contain %s", f->key,
-                                       type_name(e));
+                                       ctk_json_type_name(e));
                 if (check_string(w, f, i, json_string_value(e)) < 0)
                         return -1;
                 if (ctk_strv_push(&list, json_string_value(e)) < 0)
@@ -230,7 +211,7 @@ static int set_field(const struct where *w, const struct field *f, const json_t 
         if (f->kind == F_BOOL) {
                 if (!json_is_boolean(v))
                         return fail_at(w, f->key, SIZE_MAX, "\"%s\" must be true or false, not %s", f->key,
-                                       type_name(v));
+                                       ctk_json_type_name(v));
                 *(bool *)member(c, f) = json_is_true(v);
                 return 0;
         }
@@ -244,7 +225,7 @@ static int set_field(const struct where *w, const struct field *f, const json_t 
         }
         if (!json_is_string(v))
                 return fail_at(w, f->key, SIZE_MAX, "\"%s\" must be a string%s, not %s", f->key,
-                               f->nullable ? " or null" : "", type_name(v));
+                               f->nullable ? " or null" : "", ctk_json_type_name(v));
         if (check_string(w, f, SIZE_MAX, json_string_value(v)) < 0)
                 return -1;
         char *copy = strdup(json_string_value(v));
@@ -263,27 +244,20 @@ static const struct field *find_field(const char *key)
         return NULL;
 }
 
-static bool is_blank_text(const char *text, size_t len)
-{
-        for (size_t i = 0; i < len; i++)
-                if (text[i] != ' ' && text[i] != '\t' && text[i] != '\n' && text[i] != '\r')
-                        return false;
-        return true;
-}
-
 int ctk_config_parse(const char *text, size_t len, const char *name, struct ctk_config *out, struct ctk_error **err)
 {
         __attribute__((cleanup(config_clearp))) struct ctk_config c = {0};
         if (ctk_config_defaults(&c, err) < 0)
                 return -1;
         const struct where w = {text, len, name, err};
-        if (!is_blank_text(text, len)) {
+        if (!ctk_json_text_is_blank(text, len)) {
                 json_error_t jerr;
                 _cleanup_json_ json_t *doc = json_loadb(text, len, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &jerr);
                 if (doc == NULL)
                         return ctk_error_set(err, EINVAL, "%s:%d:%d: %s", name, jerr.line, jerr.column, jerr.text);
                 if (!json_is_object(doc))
-                        return fail_at(&w, NULL, 0, "the configuration must be a JSON object, not %s", type_name(doc));
+                        return fail_at(&w, NULL, 0, "the configuration must be a JSON object, not %s",
+                                       ctk_json_type_name(doc));
                 const char *key;
                 json_t *v;
                 json_object_foreach(doc, key, v)

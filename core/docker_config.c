@@ -19,27 +19,7 @@
 
 #include "cleanup.h"
 #include "json_locate.h"
-
-static const char *type_name(const json_t *v)
-{
-        switch (json_typeof(v)) {
-        case JSON_OBJECT:
-                return "an object";
-        case JSON_ARRAY:
-                return "an array";
-        case JSON_STRING:
-                return "a string";
-        case JSON_INTEGER:
-        case JSON_REAL:
-                return "a number";
-        case JSON_TRUE:
-        case JSON_FALSE:
-                return "a boolean";
-        case JSON_NULL:
-                return "null";
-        }
-        return "a value";
-}
+#include "json_util.h"
 
 static int fail_at(const char *text, size_t len, const char *name, const char *key, struct ctk_error **err,
                    const char *what, const json_t *v)
@@ -50,22 +30,14 @@ static int fail_at(const char *text, size_t len, const char *name, const char *k
                 pos = (struct ctk_json_pos){1, 1};
         if (key == NULL)
                 return ctk_error_set(err, EINVAL, "%s:%d:%d: the file must contain a JSON object, not %s", name,
-                                     pos.line, pos.column, type_name(v));
+                                     pos.line, pos.column, ctk_json_type_name(v));
         return ctk_error_set(err, EINVAL, "%s:%d:%d: \"%s\" must be %s, not %s; fix or remove it and try again", name,
-                             pos.line, pos.column, key, what, type_name(v));
-}
-
-static bool is_blank(const char *text, size_t len)
-{
-        for (size_t i = 0; i < len; i++)
-                if (text[i] != ' ' && text[i] != '\t' && text[i] != '\n' && text[i] != '\r')
-                        return false;
-        return true;
+                             pos.line, pos.column, key, what, ctk_json_type_name(v));
 }
 
 int ctk_docker_config_parse(const char *text, size_t len, const char *name, json_t **out, struct ctk_error **err)
 {
-        if (is_blank(text, len)) {
+        if (ctk_json_text_is_blank(text, len)) {
                 *out = json_object();
                 return *out != NULL ? 0 : ctk_error_set(err, ENOMEM, "out of memory");
         }

@@ -92,8 +92,9 @@ struct ctk_tracker_request {
 
 /* Records the container as a user of every requested GPU, or of none
  * (err->code EBUSY, one line naming each refused GPU and its holder; the
- * state file stays byte-identical).  *tracked = false when the tracker is
- * disabled (nothing read or written). */
+ * state file stays byte-identical).  *tracked says whether the container is
+ * now recorded (false when the tracker is disabled: nothing read or written;
+ * false on every error). */
 int ctk_tracker_allocate(struct ctk_tracker *t, const struct ctk_gpu_list *gpus, const struct ctk_tracker_request *req,
                          bool *tracked, struct ctk_error **err);
 

@@ -47,7 +47,6 @@ int ctk_tracker_allocate(struct ctk_tracker *t, const struct ctk_gpu_list *gpus,
                 return -1;
         if (s.missing || !s.st.enabled)
                 return 0;
-        *tracked = true;
         if (ctk_tracker_session_check_gpus(&s, gpus, err) < 0)
                 return -1;
         /* Only holders of requested exclusive GPUs can refuse this container. */
@@ -67,7 +66,10 @@ int ctk_tracker_allocate(struct ctk_tracker *t, const struct ctk_gpu_list *gpus,
         if (ctk_tracker_state_alloc(&s.st, &who, req->idx, req->n, &changed, err) < 0)
                 return -1; /* nothing is written */
         s.dirty |= changed;
-        return ctk_tracker_session_commit(t, &s, err);
+        if (ctk_tracker_session_commit(t, &s, err) < 0)
+                return -1;
+        *tracked = req->n > 0;
+        return 0;
 }
 
 int ctk_tracker_release(struct ctk_tracker *t, const char *container_id, bool *released, struct ctk_error **err)

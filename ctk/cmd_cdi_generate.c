@@ -2,11 +2,13 @@
  *                      [--vendor V] [--class C] [--additional-gids] */
 #include <errno.h>
 #include <getopt.h>
+#include <libgen.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cmd_cdi.h"
-#include "core/atomic_file.h"
+#include "core/fileio.h"
+#include "core/fsdir.h"
 #include "core/cleanup.h"
 
 static void usage(FILE *f)
@@ -21,7 +23,8 @@ static void usage(FILE *f)
               "   its index as in AMD_VISIBLE_DEVICES, and a device 'all'.  Each device has\n"
               "   its card and render nodes and /dev/kfd, with the host's numbers, mode and\n"
               "   owner.  cdiVersion is the oldest version that has every feature used, so\n"
-              "   older container engines accept the spec.  The file is replaced atomically.\n"
+              "   older container engines accept the spec.  The file is replaced atomically;\n"
+              "   a new file gets mode 0644, an existing one keeps its mode and owner.\n"
               "\n"
               "OPTIONS:\n"
               "   --output PATH                 output file, '-' for stdout (default: \"" CTK_CDI_DEFAULT_OUTPUT "\")\n"
@@ -64,7 +67,11 @@ static int write_spec(const char *output, const char *text)
                 fputs(text, stdout);
                 return ctk_cdi_finish_output();
         }
-        if (ctk_atomic_write_file(output, text, strlen(text), 0644, &err) < 0) {
+        _cleanup_free_ char *copy = strdup(output);
+        if (copy == NULL)
+                ctk_error_set(&err, ENOMEM, "out of memory");
+        if (copy == NULL || ctk_mkdir_p(dirname(copy), 0755, &err) < 0 ||
+            ctk_file_write_atomic(output, text, strlen(text), 0644, &err) < 0) {
                 ctk_error_prefix(&err, "failed to write CDI spec");
                 return ctk_cli_fail(err);
         }

@@ -15,6 +15,7 @@
 #include "core/cleanup.h"
 #include "core/docker_config.h"
 #include "core/fileio.h"
+#include "core/fsdir.h"
 
 #define RUNTIME_NAME          "amd"
 #define DEFAULT_RUNTIME_PATH  "amd-container-runtime"
@@ -184,19 +185,13 @@ static int resolve_target(const char *path, char **out, struct ctk_error **err)
         return *out != NULL ? 0 : ctk_error_set(err, ENOMEM, "out of memory");
 }
 
-/* Creates the parent directories of path (0755), like mkdir -p. */
+/* Creates the directory of path (0755), like mkdir -p. */
 static int make_parents(const char *path, struct ctk_error **err)
 {
-        _cleanup_free_ char *dir = strdup(path);
-        if (dir == NULL)
+        _cleanup_free_ char *copy = strdup(path);
+        if (copy == NULL)
                 return ctk_error_set(err, ENOMEM, "out of memory");
-        for (char *p = dir + 1; (p = strchr(p, '/')) != NULL; p++) {
-                *p = '\0';
-                if (mkdir(dir, 0755) < 0 && errno != EEXIST)
-                        return ctk_error_errno(err, errno, "cannot create directory %s", dir);
-                *p = '/';
-        }
-        return 0;
+        return ctk_mkdir_p(dirname(copy), 0755, err);
 }
 
 /* Serialises edits of the same file: an exclusive lock on its directory. */

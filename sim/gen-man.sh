@@ -49,7 +49,12 @@ help_to_roff() {
                 skip { next }
                 /^[ \t]*$/ { blank++; next }
                 !open { print ".nf"; open = 1; blank = 0 }
-                { for (; blank > 0; blank--) print ""; sub(/^   /, ""); print }
+                {
+                        for (; blank > 0; blank--) print ""
+                        sub(/^   /, "")
+                        if ($0 ~ /^[.\047]/) $0 = "\\&" $0 # a control character once unindented
+                        print
+                }
                 END { if (open) print ".fi" }'
 }
 

@@ -36,6 +36,10 @@ dockerd_start() {
         DOCKER_HOST=unix://$DOCKERD_DIR/d.sock
         DOCKER_CONFIG=$DOCKERD_DIR/client # the docker CLI's own settings
         export DOCKERD_DIR DOCKERD_CONFIG DOCKER_HOST DOCKER_CONFIG
+        [ ${#DOCKERD_DIR} -le 80 ] || { # unix socket paths are limited to 108 bytes
+                echo "dockerd_start: $DOCKERD_DIR is too long for the sockets below it (use ctk_tmpdir)" >&2
+                return 1
+        }
         mkdir -p "$DOCKERD_DIR"/{data,x,ctr,client} || return 1
         [ -e "$DOCKERD_CONFIG" ] || dockerd_write_config '{}' || return 1
         [ -e "$DOCKER_CONFIG/config.json" ] || echo '{}' >"$DOCKER_CONFIG/config.json"

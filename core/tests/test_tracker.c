@@ -199,7 +199,7 @@ static void test_refused_allocation_writes_nothing(void **state)
         int code = 0;
         bool tracked = false;
         assert_int_equal(allocate(f, "d23ff3dce1839cbf", (size_t[]){0, 1, 2}, 3, &tracked, &msg, &code), -1);
-        assert_true(tracked);
+        assert_false(tracked);
         assert_int_equal(code, EBUSY);
         assert_string_equal(msg, "GPU 1 is exclusive and in use by container 90cb29e11e83");
         _cleanup_free_ char *after = read_state(f);

@@ -1,0 +1,30 @@
+#include "json_util.h"
+
+const char *ctk_json_type_name(const json_t *v)
+{
+        switch (json_typeof(v)) {
+        case JSON_OBJECT:
+                return "an object";
+        case JSON_ARRAY:
+                return "an array";
+        case JSON_STRING:
+                return "a string";
+        case JSON_INTEGER:
+        case JSON_REAL:
+                return "a number";
+        case JSON_TRUE:
+        case JSON_FALSE:
+                return "a boolean";
+        case JSON_NULL:
+                return "null";
+        }
+        return "a value";
+}
+
+bool ctk_json_text_is_blank(const char *text, size_t len)
+{
+        for (size_t i = 0; i < len; i++)
+                if (text[i] != ' ' && text[i] != '\t' && text[i] != '\n' && text[i] != '\r')
+                        return false;
+        return true;
+}

@@ -1,0 +1,15 @@
+/* Small helpers for JSON documents we read with jansson. */
+#ifndef CTK_JSON_UTIL_H
+#define CTK_JSON_UTIL_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+/* "an object", "an array", "a string", "a number", "a boolean" or "null". */
+const char *ctk_json_type_name(const json_t *v);
+
+/* True if text holds only JSON whitespace (an empty file). */
+bool ctk_json_text_is_blank(const char *text, size_t len);
+
+#endif
