@@ -109,6 +109,25 @@ holders() { jq -r --argjson g "$1" '.containers[] | select(.[1] | index($g)) | .
         [ "$(holders 1)" = "$(printf '%s\n' $ID_B $ID_C)" ]
 }
 
+@test "delete through the runtime releases, without the hook too" {
+        tracker enable
+        rt_config "$CFG" state-dir "$STATE" profile "$RT_PROFILES/seed-4xmi210.json" log-file "$T/runtime.log" \
+                ctk-path /nonexistent/amd-ctk
+        bundle $ID_A 1
+        create $ID_A
+        [ "$(jq '.hooks.poststop // [] | length' "$T/$ID_A/config.json")" = 0 ]
+        [ "$(holders 1)" = $ID_A ]
+        # runc refuses to delete a running container: nothing is released
+        runc --root "$ROOT" start $ID_A
+        run shim delete $ID_A
+        [ "$status" -ne 0 ]
+        [ "$(holders 1)" = $ID_A ]
+        run delete $ID_A
+        [ "$status" -eq 0 ]
+        [ -z "$(holders 1)" ]
+        grep -q "container $ID_A: GPU tracker: GPUs released" "$T/runtime.log"
+}
+
 @test "the poststop hook releases when runc deletes the container itself" {
         tracker enable
         bundle $ID_A 3

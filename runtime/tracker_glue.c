@@ -147,8 +147,8 @@ int rt_tracker_delete(const struct ctk_config *cfg, const struct rt_args *a, con
                 return -1;
         _cleanup_error_ struct ctk_error *err = NULL;
         _cleanup_tracker_ struct ctk_tracker *t = NULL;
-        if (open_tracker(cfg, &t, &err) < 0 || !ctk_tracker_marker_exists(&t->paths))
-                return -1; /* disabled: plain exec */
+        if (open_tracker(cfg, &t, &err) < 0 || !ctk_tracker_is_tracked(t, a->id))
+                return -1; /* disabled, or no GPUs recorded for it: plain exec */
         pid_t child = fork();
         if (child < 0)
                 return -1;

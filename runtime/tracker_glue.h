@@ -39,7 +39,8 @@ void rt_tracker_release(const struct ctk_config *cfg, const char *id);
 /* delete with the tracker enabled: runs the low-level runtime as a child
  * (args as for rt_lowlevel_exec), then releases the container's GPUs if it
  * no longer exists.  Returns the exit status to exit with, or -1 when the
- * tracker is disabled or nothing is to be released (then exec as usual). */
+ * tracker is disabled or holds nothing for the container (then exec as
+ * usual: no fork, no lock). */
 int rt_tracker_delete(const struct ctk_config *cfg, const struct rt_args *a, const char *runtime, char *const args[],
                       int n);
 
