@@ -33,6 +33,10 @@ load helpers/common
         grep -q '^GPU render nodes: 4   card nodes: 4   /dev/kfd: yes$' "$BATS_TEST_TMPDIR/sim.out"
         grep -q '^GPU render nodes: 3   card nodes: 3   /dev/kfd: yes$' "$BATS_TEST_TMPDIR/sim.out"
         grep -q 'GPU 9' "$BATS_TEST_TMPDIR/sim.out"
+        # 0-3,5,8 on the 63-partition host; amd as the default runtime, then removed
+        grep -q '^GPU render nodes: 6   card nodes: 6   /dev/kfd: yes$' "$BATS_TEST_TMPDIR/sim.out"
+        grep -q '^default runtime: amd$' "$BATS_TEST_TMPDIR/sim.out"
+        grep -q '^Removed the amd runtime$' "$BATS_TEST_TMPDIR/sim.out"
         grep -q 'exclusive' "$BATS_TEST_TMPDIR/sim.out"
         # nothing left: temp directory, daemons, mounts
         dir=$(sed -n 's/^containers, dockerd, containerd, the simulated host and //p' "$BATS_TEST_TMPDIR/sim.out")

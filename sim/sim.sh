@@ -14,6 +14,7 @@ SIM_LIB=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 . "$SIM_LIB/../bats/helpers/podman.bash"
 . "$SIM_LIB/lib/demo.bash"
 . "$SIM_LIB/lib/host.bash"
+. "$SIM_LIB/lib/docker-demo.bash"
 
 [ "$(id -u)" = 0 ] || {
         echo "make sim needs root (it starts dockerd and mounts a FUSE file system)" >&2
@@ -91,7 +92,8 @@ elif ! has_runtime; then
         demo_unavailable "amd-container-runtime"
 elif [ $HAVE_HOST = 0 ]; then
         demo_unavailable "the simulated host"
-elif demo_run amd-ctk runtime configure --config-path "$DOCKERD_CONFIG" --runtime-arg="--amd-config=$CFG"; then
+elif demo_run amd-ctk runtime configure --runtime=docker --config-path "$DOCKERD_CONFIG" \
+        --runtime-arg="--amd-config=$CFG"; then
         demo_run cat "$DOCKERD_CONFIG"
         demo_say "(deprecated-key-path is the test daemon's: it keeps dockerd 20.10 from writing /etc/docker/key.json)"
         demo_say "dockerd re-reads daemon.json on SIGHUP (what 'systemctl reload docker' does):"
@@ -110,12 +112,16 @@ if [ $HAVE_AMD = 1 ]; then
         uuid3=$(sed -n 4p <<<"$uuids")
         demo_run docker run --rm --runtime=amd -e AMD_VISIBLE_DEVICES=all rocm/rocm-terminal rocm-smi
         demo_run docker run --rm --runtime=amd -e AMD_VISIBLE_DEVICES=0,1,2 rocm/rocm-terminal rocm-smi
+        docker_demo_ranges
         demo_say "" "GPUs by UUID (from 'amd-ctk gpu list'), mixed with an index, and as a swarm resource:"
         demo_run docker run --rm --runtime=amd -e AMD_VISIBLE_DEVICES="${uuid1:-0x89CAA15875FF5A43}" \
                 rocm/rocm-terminal rocm-smi
         demo_run docker run --rm --runtime=amd -e AMD_VISIBLE_DEVICES="0,${uuid3:-0x12FE4F7FDAF06B9}" \
                 rocm/rocm-terminal rocm-smi
         demo_run docker run --rm --runtime=amd -e DOCKER_RESOURCE_GPU="${uuid1:-0x89CAA15875FF5A43}" \
+                rocm/rocm-terminal rocm-smi
+        demo_say "" "The README's example UUIDs belong to other machines; here they are refused by name:"
+        demo_fails docker run --rm --runtime=amd -e AMD_VISIBLE_DEVICES=0xef2c1799a1f3e2ed,0x1234567890abcdef \
                 rocm/rocm-terminal rocm-smi
         demo_say "" "A GPU that does not exist is an error, not a silent warning:"
         demo_fails docker run --rm --runtime=amd -e AMD_VISIBLE_DEVICES=9 rocm/rocm-terminal rocm-smi
@@ -131,9 +137,12 @@ if [ $HAVE_HOST = 1 ]; then
                 --device "$HOST/dev/dri/renderD129:/dev/dri/renderD129" rocm/rocm-terminal rocm-smi
 fi
 
+docker_demo_default_runtime
+
 # ---------------------------------------------------------------------------
 . "$SIM_LIB/lib/cdi-demo.bash"
 . "$SIM_LIB/lib/tracker-demo.bash"
+docker_demo_remove
 
 cleanup
 echo

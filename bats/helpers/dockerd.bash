@@ -16,6 +16,11 @@
 # whether or not they pass --network none (documented commands run as is).
 # CTK_BIN is put first on the PATH of both daemons, so a runtime configured
 # as "path": "amd-container-runtime" resolves to the binary under test.
+# DOCKERD_PRIVATE_NET=1 (set before dockerd_start): both daemons run in a
+# network namespace of their own (loopback up), which dockerd_restart joins
+# again. Swarm mode needs it: `docker swarm init` creates host-wide network
+# interfaces (docker_gwbridge) that would outlive the test and collide with
+# another private dockerd; in the namespace they vanish with the daemons.
 # Plain bash: sim/sim.sh uses the same functions. Every function works under
 # bats' `set -e` (expected failures are handled, not left to errexit).
 
@@ -66,7 +71,9 @@ disabled_plugins = ["io.containerd.grpc.v1.cri"]
 [plugins."io.containerd.internal.v1.opt"]
   path = "$d/ctr/opt"
 TOML
-        PATH=$CTK_BIN:$PATH setsid containerd --config "$d/containerd.toml" \
+        local netns=()
+        [ "${DOCKERD_PRIVATE_NET:-0}" = 0 ] || netns=(unshare --net sh -c 'ip link set lo up && exec "$@"' netns)
+        PATH=$CTK_BIN:$PATH setsid "${netns[@]}" containerd --config "$d/containerd.toml" \
                 </dev/null >"$d/containerd.log" 2>&1 3>&- &
         echo $! >"$d/containerd.pid"
         ctk_wait_for "$DOCKERD_TIMEOUT" _containerd_ready || {
@@ -82,8 +89,9 @@ _containerd_ready() {
 }
 
 _dockerd_launch() {
-        local d=$DOCKERD_DIR
-        PATH=$CTK_BIN:$PATH setsid dockerd \
+        local d=$DOCKERD_DIR netns=()
+        [ "${DOCKERD_PRIVATE_NET:-0}" = 0 ] || netns=(nsenter --net="/proc/$(cat "$d/containerd.pid")/ns/net")
+        PATH=$CTK_BIN:$PATH "${netns[@]}" setsid dockerd \
                 --config-file "$DOCKERD_CONFIG" \
                 --containerd "$d/c.sock" \
                 --data-root "$d/data" --exec-root "$d/x" \

@@ -1,0 +1,77 @@
+#!/usr/bin/env bats
+# The README's "Docker Runtime Integration" and "GPU UUID Support" commands on
+# 8 MI300X in CPX mode (mi300x-cpx-x8: 63 partitions, so `0-3,5,8` exists),
+# with a real private dockerd. See helpers/docker_gpu.bash.
+
+load helpers/common
+load helpers/dockerd
+load helpers/images
+load helpers/docker_gpu
+
+setup_file() { gpu_docker_start mi300x-cpx-x8; }
+teardown_file() { gpu_docker_stop; }
+setup() { gpu_docker_baseline; }
+teardown() { gpu_docker_after_test; }
+
+# mi300x-cpx-x8.json: GPU k (PCI 05, 27, 47, 65, 85, a5, c5, e5:00.0) has
+# card_minor 8k and render_minor 128+8k; its partitions p = 0..7 (0..6 for
+# the last one) are cards 8k+p and renderD 128+8k+p and take indices 8k+p.
+# So index i is card i and renderD 128+i, for i = 0..62.
+gpu_minors() {
+        [ "$1" -ge 0 ] && [ "$1" -le 62 ] || {
+                echo "no GPU $1 in mi300x-cpx-x8" >&2
+                return 1
+        }
+        echo "$1" "$((128 + $1))"
+}
+
+@test "AMD_VISIBLE_DEVICES=all: all 63 partitions (63 card + 63 render nodes) and /dev/kfd" {
+        ok docker run --rm --runtime=amd -e AMD_VISIBLE_DEVICES=all rocm/rocm-terminal rocm-smi
+        assert_gpus $(seq 0 62)
+}
+
+@test "AMD_VISIBLE_DEVICES=0,1,2: partitions 0-2 of the first GPU" {
+        ok docker run --rm --runtime=amd -e AMD_VISIBLE_DEVICES=0,1,2 rocm/rocm-terminal rocm-smi
+        assert_gpus 0 1 2
+}
+
+@test "AMD_VISIBLE_DEVICES=0-3,5,8: exactly those six (ls -ln /dev/dri /dev/kfd agrees)" {
+        ok docker run --rm --runtime=amd -e AMD_VISIBLE_DEVICES=0-3,5,8 rocm/rocm-terminal rocm-smi
+        assert_gpus 0 1 2 3 5 8
+        ok docker run --rm --runtime=amd -e AMD_VISIBLE_DEVICES=0-3,5,8 rocm/rocm-terminal ls -ln /dev/dri /dev/kfd
+        assert_ls_gpus 0 1 2 3 5 8
+}
+
+@test "a UUID selects every partition of that GPU, in any spelling" {
+        # 0000:27:00.0 (partitions 8-15)
+        ok docker run --rm --runtime=amd -e AMD_VISIBLE_DEVICES=0x2250F807CAF2231A rocm/rocm-terminal rocm-smi
+        assert_gpus $(seq 8 15)
+        ok docker run --rm --runtime=amd -e AMD_VISIBLE_DEVICES=2250f807caf2231a rocm/rocm-terminal rocm-smi
+        assert_gpus $(seq 8 15)
+        # 0000:e5:00.0 has 7 partitions (56-62)
+        ok docker run --rm --runtime=amd -e AMD_VISIBLE_DEVICES=0xdd197ad1b50577f6 rocm/rocm-terminal rocm-smi
+        assert_gpus $(seq 56 62)
+}
+
+@test "UUIDs mixed with indices; DOCKER_RESOURCE_GPU=<uuid>" {
+        ok docker run --rm --runtime=amd -e AMD_VISIBLE_DEVICES=0,0x2250F807CAF2231A,9 rocm/rocm-terminal rocm-smi
+        assert_gpus 0 $(seq 8 15)
+        ok docker run --rm --runtime=amd -e DOCKER_RESOURCE_GPU=0x2250F807CAF2231A rocm/rocm-terminal rocm-smi
+        assert_gpus $(seq 8 15)
+}
+
+@test "AMD_VISIBLE_DEVICES=63 and a range past the end fail naming the valid range" {
+        fails_with "AMD_VISIBLE_DEVICES: GPU 63 does not exist (this host has GPUs 0-62)" \
+                docker run --rm --runtime=amd -e AMD_VISIBLE_DEVICES=63 rocm/rocm-terminal rocm-smi
+        [ "$status" -eq 125 ]
+        fails_with "AMD_VISIBLE_DEVICES: GPU range 60-2000000000 goes past the last GPU (this host has GPUs 0-62)" \
+                docker run --rm --runtime=amd -e AMD_VISIBLE_DEVICES=60-2000000000 rocm/rocm-terminal rocm-smi
+        [ -z "$(docker ps -aq)" ]
+}
+
+@test "no variable and none: no GPU node" {
+        ok docker run --rm --runtime=amd rocm/rocm-terminal rocm-smi
+        assert_gpus
+        ok docker run --rm --runtime=amd -e AMD_VISIBLE_DEVICES=none rocm/rocm-terminal rocm-smi
+        assert_gpus
+}

@@ -1,0 +1,268 @@
+#!/usr/bin/env bats
+# The README's docker sessions ("Configuring Docker", "Docker Runtime
+# Integration", "GPU UUID Support") on the simulated 4 x MI210 host of the
+# GPU tracker document, with a real private dockerd, containerd and runc
+# driving amd-container-runtime. See helpers/docker_gpu.bash.
+#
+# CDI through docker (`docker run --device amd.com/gpu=all ...`): this
+# machine's dockerd is 20.10, which has no CDI support; a newer docker CLI
+# turns the CDI name into a device request with driver "cdi", which the old
+# daemon refuses (the last test shows it). Our CDI specs are consumed by a
+# real CDI client in the podman CDI tests.
+
+load helpers/common
+load helpers/dockerd
+load helpers/images
+load helpers/docker_gpu
+
+setup_file() { gpu_docker_start seed-4xmi210; }
+teardown_file() { gpu_docker_stop; }
+setup() { gpu_docker_baseline; }
+teardown() { gpu_docker_after_test; }
+
+# seed-4xmi210.json: GPU index (PCI order) -> card and render minor.
+gpu_minors() {
+        case $1 in
+        0) echo 2 130 ;; # 0000:03:00.0, UUID 0xEA35F57CC80DEB35
+        1) echo 3 131 ;; # 0000:26:00.0, UUID 0x89CAA15875FF5A43
+        2) echo 1 129 ;; # 0000:43:00.0, UUID 0x6E32F10EFC982B4C
+        3) echo 0 128 ;; # 0000:63:00.0, UUID 0x12FE4F7FDAF06B9
+        *) echo "no GPU $1 in seed-4xmi210" >&2 && return 1 ;;
+        esac
+}
+
+# A copy of the seed profile whose GPUs 0 and 1 have the UUIDs of the
+# README's examples, so those commands run exactly as written.
+readme_uuid_profile() {
+        local p=$BATS_FILE_TMPDIR/readme-uuids.json
+        jq '.name = "readme-uuids" | .gpus[0].unique_id = "0xef2c1799a1f3e2ed"
+                | .gpus[1].unique_id = "0x1234567890abcdef"' "$GPU_PROFILE" >"$p"
+        echo "$p"
+}
+
+@test "Configuring Docker: amd-ctk runtime configure registers amd with our config; dockerd runs it" {
+        run cat "$DOCKERD_DIR/configure.out"
+        [ "${lines[0]}" = "Loading configuration from: $DOCKERD_CONFIG" ]
+        [ "${lines[1]}" = "Updated the config file: $DOCKERD_CONFIG" ]
+        [ "${lines[2]}" = "Please restart docker daemon" ]
+        run jq -c '{runtimes, features, "default-runtime"}' "$DOCKERD_CONFIG"
+        [ "$output" = '{"runtimes":{"amd":{"path":"amd-container-runtime","runtimeArgs":["--amd-config='"$TOOLKIT_CONFIG"'"]}},"features":{"cdi":true},"default-runtime":null}' ]
+        ok docker info --format '{{.DefaultRuntime}} {{(index .Runtimes "amd").Path}}'
+        [ "$output" = "runc amd-container-runtime" ]
+        # the same command again: nothing to do
+        ok amd-ctk runtime configure --runtime=docker --config-path "$DOCKERD_CONFIG" \
+                --runtime-arg="--amd-config=$TOOLKIT_CONFIG"
+        [ "${lines[1]}" = "The config file is already up to date: $DOCKERD_CONFIG" ]
+}
+
+@test "AMD_VISIBLE_DEVICES=all: all 4 GPUs, their card and render nodes and /dev/kfd" {
+        ok docker run --rm --runtime=amd -e AMD_VISIBLE_DEVICES=all rocm/rocm-terminal rocm-smi
+        assert_gpus 0 1 2 3
+}
+
+@test "AMD_VISIBLE_DEVICES=0,1,2: GPUs 0-2 only (ls -ln /dev/dri /dev/kfd agrees with rocm-smi)" {
+        ok docker run --rm --runtime=amd -e AMD_VISIBLE_DEVICES=0,1,2 rocm/rocm-terminal rocm-smi
+        assert_gpus 0 1 2
+        ok docker run --rm --runtime=amd -e AMD_VISIBLE_DEVICES=0,1,2 rocm/rocm-terminal ls -ln /dev/dri /dev/kfd
+        assert_ls_gpus 0 1 2
+}
+
+@test "AMD_VISIBLE_DEVICES=0-3,5,8 on this 4-GPU host: docker run fails naming GPU 5, no container left" {
+        fails_with "amd-container-runtime: AMD_VISIBLE_DEVICES: GPU 5 does not exist (this host has GPUs 0-3)" \
+                docker run --rm --runtime=amd -e AMD_VISIBLE_DEVICES=0-3,5,8 rocm/rocm-terminal rocm-smi
+        [ "$status" -eq 125 ]
+        [ -z "$(docker ps -aq)" ]
+}
+
+@test "AMD_VISIBLE_DEVICES=9: docker run fails with our one-line message" {
+        fails_with "AMD_VISIBLE_DEVICES: GPU 9 does not exist (this host has GPUs 0-3)" \
+                docker run --rm --runtime=amd -e AMD_VISIBLE_DEVICES=9 rocm/rocm-terminal rocm-smi
+        [ "$status" -eq 125 ]
+        [[ "${lines[0]}" == "docker: Error response from daemon: "*"OCI runtime create failed: amd-container-runtime: AMD_VISIBLE_DEVICES: GPU 9 does not exist (this host has GPUs 0-3)"* ]]
+        [ -z "$(docker ps -aq)" ]
+        runtime_log_since_setup | grep -q 'level=ERROR .*AMD_VISIBLE_DEVICES: GPU 9 does not exist'
+}
+
+@test "no variable, none, void, empty: no GPU node in the container" {
+        ok docker run --rm --runtime=amd rocm/rocm-terminal rocm-smi
+        assert_gpus
+        for v in none void ''; do
+                ok docker run --rm --runtime=amd -e AMD_VISIBLE_DEVICES="$v" rocm/rocm-terminal rocm-smi
+                assert_gpus
+        done
+        run docker run --rm --runtime=amd -e AMD_VISIBLE_DEVICES=none rocm/rocm-terminal ls -ln /dev/dri /dev/kfd
+        [ "$status" -eq 1 ]
+        [[ "$output" == *"/dev/dri: No such file or directory"* ]]
+        [[ "$output" == *"/dev/kfd: No such file or directory"* ]]
+}
+
+@test "the container's user gets the groups of the GPU nodes (video 44, render 109), also a non-root one" {
+        ok docker run --rm --runtime=amd -e AMD_VISIBLE_DEVICES=0 rocm/rocm-terminal id -G
+        [ "$output" = "0 44 109" ]
+        ok docker run --rm --runtime=amd -e AMD_VISIBLE_DEVICES=0 --user 1000:1000 rocm/rocm-terminal id -G
+        [ "$output" = "1000 44 109" ]
+        ok docker run --rm --runtime=amd rocm/rocm-terminal id -G
+        [ "$output" = 0 ]
+}
+
+@test "a detached GPU container: docker exec sees its GPUs, and again after docker restart" {
+        ok docker run -d --runtime=amd -e AMD_VISIBLE_DEVICES=1 rocm/rocm-terminal sleep 1000
+        id=$output
+        ok docker exec "$id" rocm-smi
+        assert_gpus 1
+        ok docker restart -t 0 "$id"
+        ok docker exec "$id" rocm-smi
+        assert_gpus 1
+        ok docker rm -f "$id"
+}
+
+@test "tokens are trimmed: AMD_VISIBLE_DEVICES=' 0 , 3 '" {
+        ok docker run --rm --runtime=amd -e 'AMD_VISIBLE_DEVICES= 0 , 3 ' rocm/rocm-terminal rocm-smi
+        assert_gpus 0 3
+}
+
+@test "UUIDs as gpu list shows them, without 0x, in lower case, zero padded" {
+        ok docker run --rm --runtime=amd -e AMD_VISIBLE_DEVICES=0xEA35F57CC80DEB35 rocm/rocm-terminal rocm-smi
+        assert_gpus 0
+        ok docker run --rm --runtime=amd -e AMD_VISIBLE_DEVICES=ea35f57cc80deb35 rocm/rocm-terminal rocm-smi
+        assert_gpus 0
+        ok docker run --rm --runtime=amd -e AMD_VISIBLE_DEVICES=0x012fe4f7fdaf06b9,89CAA15875FF5A43 \
+                rocm/rocm-terminal rocm-smi
+        assert_gpus 1 3
+}
+
+@test "UUIDs mixed with indices and ranges; a GPU named twice is given once" {
+        ok docker run --rm --runtime=amd -e AMD_VISIBLE_DEVICES=0x6E32F10EFC982B4C,0,2-3 rocm/rocm-terminal rocm-smi
+        assert_gpus 0 2 3
+        ok docker run --rm --runtime=amd -e AMD_VISIBLE_DEVICES=0,0xEA35F57CC80DEB35 rocm/rocm-terminal rocm-smi
+        assert_gpus 0
+}
+
+@test "DOCKER_RESOURCE_GPU=<uuid> (swarm generic resource) selects that GPU" {
+        ok docker run --rm --runtime=amd -e DOCKER_RESOURCE_GPU=0x89CAA15875FF5A43 rocm/rocm-terminal rocm-smi
+        assert_gpus 1
+        # several variables: the union
+        ok docker run --rm --runtime=amd -e DOCKER_RESOURCE_GPU=0x89CAA15875FF5A43 -e AMD_VISIBLE_DEVICES=3 \
+                rocm/rocm-terminal rocm-smi
+        assert_gpus 1 3
+        # other generic resources are not GPUs
+        ok docker run --rm --runtime=amd -e DOCKER_RESOURCE_NIC=1 rocm/rocm-terminal rocm-smi
+        assert_gpus
+}
+
+@test "a UUID this host does not have: docker run fails naming it" {
+        fails_with "AMD_VISIBLE_DEVICES: no GPU has UUID 0xef2c1799a1f3e2ed (this host has GPUs 0-3; 'amd-ctk gpu list' shows their UUIDs)" \
+                docker run --rm --runtime=amd -e AMD_VISIBLE_DEVICES=0xef2c1799a1f3e2ed,0x1234567890abcdef \
+                rocm/dev-ubuntu-24.04 rocm-smi
+        [ "$status" -eq 125 ]
+        [ -z "$(docker ps -aq)" ]
+}
+
+@test "GPU UUID Support: the README's commands as written, on a host with the README's UUIDs" {
+        toolkit_config profile "$(readme_uuid_profile)" # read by the runtime at the next start
+        # Use specific GPUs by UUID
+        ok docker run --rm --runtime=amd \
+                -e AMD_VISIBLE_DEVICES=0xef2c1799a1f3e2ed,0x1234567890abcdef \
+                rocm/dev-ubuntu-24.04 rocm-smi
+        assert_gpus 0 1
+        # Mix device indices and UUIDs
+        ok docker run --rm --runtime=amd \
+                -e AMD_VISIBLE_DEVICES=0,0xef2c1799a1f3e2ed \
+                rocm/dev-ubuntu-24.04 rocm-smi
+        assert_gpus 0
+        # Docker Swarm generic resource format
+        ok docker run --rm --runtime=amd \
+                -e DOCKER_RESOURCE_GPU=0xef2c1799a1f3e2ed \
+                rocm/dev-ubuntu-24.04 rocm-smi
+        assert_gpus 0
+}
+
+@test "--set-as-default: after a restart docker run without --runtime gets GPUs" {
+        ok amd-ctk runtime configure --runtime=docker --set-as-default \
+                --config-path "$DOCKERD_CONFIG" --runtime-arg="--amd-config=$TOOLKIT_CONFIG"
+        [ "$(jq -r '."default-runtime"' "$DOCKERD_CONFIG")" = amd ]
+        dockerd_restart # sudo systemctl restart docker
+        ok docker info --format '{{.DefaultRuntime}}'
+        [ "$output" = amd ]
+        ok docker run --rm -e AMD_VISIBLE_DEVICES=all rocm/rocm-terminal rocm-smi
+        assert_gpus 0 1 2 3
+        ok docker run --rm -e AMD_VISIBLE_DEVICES=0,1,2 rocm/rocm-terminal rocm-smi
+        assert_gpus 0 1 2
+        ok docker run --rm rocm/rocm-terminal rocm-smi
+        assert_gpus
+        fails_with "AMD_VISIBLE_DEVICES: GPU 9 does not exist (this host has GPUs 0-3)" \
+                docker run --rm -e AMD_VISIBLE_DEVICES=9 rocm/rocm-terminal rocm-smi
+}
+
+@test "--unset-as-default: runc is the default again, --runtime=amd still works" {
+        ok amd-ctk runtime configure --runtime=docker --set-as-default \
+                --config-path "$DOCKERD_CONFIG" --runtime-arg="--amd-config=$TOOLKIT_CONFIG"
+        dockerd_restart # sudo systemctl restart docker
+        [ "$(docker info --format '{{.DefaultRuntime}}')" = amd ]
+        ok amd-ctk runtime configure --runtime=docker --unset-as-default --config-path "$DOCKERD_CONFIG"
+        [ "${lines[1]}" = "Removed amd as the default runtime" ]
+        [ "$(jq -r 'has("default-runtime")' "$DOCKERD_CONFIG")" = false ]
+        [ "$(jq -r '.runtimes.amd.path' "$DOCKERD_CONFIG")" = amd-container-runtime ]
+        dockerd_restart # sudo systemctl restart docker
+        ok docker info --format '{{.DefaultRuntime}}'
+        [ "$output" = runc ]
+        ok docker run --rm -e AMD_VISIBLE_DEVICES=all rocm/rocm-terminal rocm-smi
+        assert_gpus # plain runc ignores the variable
+        ok docker run --rm --runtime=amd -e AMD_VISIBLE_DEVICES=all rocm/rocm-terminal rocm-smi
+        assert_gpus 0 1 2 3
+}
+
+@test "--remove: the amd runtime is gone from daemon.json and dockerd, /etc/cdi untouched" {
+        cdi_before=$(ls -la --time-style=full-iso /etc/cdi 2>&1 || true)
+        ok amd-ctk runtime configure --runtime=docker --remove --config-path "$DOCKERD_CONFIG"
+        [ "$(jq -c '{runtimes, "default-runtime"}' "$DOCKERD_CONFIG")" = '{"runtimes":null,"default-runtime":null}' ]
+        [ "$(jq -r '."deprecated-key-path"' "$DOCKERD_CONFIG")" = "$DOCKERD_DIR/key.json" ] # other keys kept
+        [ "$(ls -la --time-style=full-iso /etc/cdi 2>&1 || true)" = "$cdi_before" ]
+        dockerd_restart # sudo systemctl restart docker
+        ok docker info --format '{{json .Runtimes}}'
+        [ "$(jq 'has("amd")' <<<"$output")" = false ]
+        # dockerd 20.10: "Unknown runtime specified amd"; newer: "unknown or invalid runtime name: amd"
+        fails_with "amd" docker run --rm --runtime=amd -e AMD_VISIBLE_DEVICES=all rocm/rocm-terminal rocm-smi
+        [[ "${lines[0]}" =~ ^docker:\ Error\ response\ from\ daemon:\ [Uu]nknown.*runtime.*amd$ ]]
+        ok docker run --rm rocm/rocm-terminal rocm-smi
+        assert_gpus
+}
+
+@test "the runtime on a materialized host (root) sees what the profile describes; explicit --device paths" {
+        host=$BATS_FILE_TMPDIR/host
+        [ -d "$host/dev" ] || amd-ctk-fakefs materialize "$GPU_PROFILE" "$host"
+        toolkit_config root "$host"
+        ok docker run --rm --runtime=amd -e AMD_VISIBLE_DEVICES=all rocm/rocm-terminal rocm-smi
+        assert_gpus 0 1 2 3
+        ok docker run --rm --runtime=amd -e AMD_VISIBLE_DEVICES=0x12FE4F7FDAF06B9,1 rocm/rocm-terminal rocm-smi
+        assert_gpus 1 3
+        # "Using explicit paths" (no runtime=amd), with the simulated host's nodes
+        ok docker run --device "$host/dev/kfd:/dev/kfd" --device "$host/dev/dri/renderD128:/dev/dri/renderD128" \
+                --device "$host/dev/dri/renderD129:/dev/dri/renderD129" rocm/rocm-terminal rocm-smi
+        [ "$(printf '%s\n' "$output" | awk '/^\/dev\// { print $1, $2 }')" = "$(printf '%s\n' \
+                '/dev/kfd 235:0' '/dev/dri/renderD128 226:128' '/dev/dri/renderD129 226:129')" ]
+}
+
+@test "a broken toolkit configuration: docker run shows the file:line:column error" {
+        printf '{\n  "profile": "%s",\n  "bogus": 1\n}\n' "$GPU_PROFILE" >"$TOOLKIT_CONFIG"
+        fails_with "amd-container-runtime: $TOOLKIT_CONFIG:3:3: unknown key \"bogus\"" \
+                docker run --rm --runtime=amd -e AMD_VISIBLE_DEVICES=0 rocm/rocm-terminal rocm-smi
+        [ "$status" -eq 125 ]
+        toolkit_config profile /nonexistent/host.json
+        fails_with "amd-container-runtime: GPUs were requested: cannot open profile /nonexistent/host.json" \
+                docker run --rm --runtime=amd -e AMD_VISIBLE_DEVICES=0 rocm/rocm-terminal rocm-smi
+        # without a GPU request the profile is not even opened
+        ok docker run --rm --runtime=amd rocm/rocm-terminal rocm-smi
+        assert_gpus
+}
+
+@test "CDI via docker: this dockerd (20.10) has no CDI; the README's --device amd.com/gpu=all is refused" {
+        api=$(docker version --format '{{.Server.APIVersion}}')
+        if [ "$(printf '%s\n' "$api" 1.44 | sort -V | head -n 1)" = 1.44 ]; then
+                skip "dockerd API $api supports CDI; CDI is tested with podman"
+        fi
+        fails_with 'could not select device driver "cdi"' \
+                docker run --rm --device amd.com/gpu=all rocm/rocm-terminal rocm-smi
+        fails_with 'could not select device driver "cdi"' \
+                docker run --rm --device amd.com/gpu=0 --device amd.com/gpu=1 rocm/rocm-terminal rocm-smi
+}
