@@ -7,10 +7,11 @@
 
 bats_require_minimum_version 1.5.0
 
+load helpers/common
+
 setup_file() {
-        export REPO="$(cd "$BATS_TEST_DIRNAME/.." && pwd)"
-        export CTK="$REPO/build/bin/amd-ctk"
-        export PROFILE="$REPO/sim/profiles/seed-4xmi210.json"
+        export CTK="$CTK_BIN/amd-ctk"
+        export PROFILE="$PROFILES/seed-4xmi210.json"
         [ -x "$CTK" ] || {
                 echo "build first: make" >&2
                 return 1

@@ -1,6 +1,9 @@
 #include "oci_edit.h"
 
+#include "cleanup.h"
+
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -82,61 +85,99 @@ static bool access_has_rwm(const json_t *j)
         return a != NULL && strchr(a, 'r') != NULL && strchr(a, 'w') != NULL && strchr(a, 'm') != NULL;
 }
 
-static int devices_has_path(const json_t *devices, const char *path, bool *found, struct ctk_error **err)
+/* The device paths already in linux.devices, as a set (object keys). */
+static int device_paths(const json_t *devices, json_t *set, struct ctk_error **err)
 {
         size_t i;
         json_t *e;
-        *found = false;
         json_array_foreach(devices, i, e)
         {
                 if (!json_is_object(e))
                         return ctk_error_set(err, EINVAL, "linux.devices[%zu] is not an object", i);
-                if (str_is(json_object_get(e, "path"), path))
-                        *found = true;
+                const char *path = json_string_value(json_object_get(e, "path"));
+                if (path != NULL && json_object_set_new(set, path, json_true()) < 0)
+                        return ctk_error_set(err, ENOMEM, "out of memory");
         }
         return 0;
 }
 
-/* Is the device allowed rwm by an exact allow rule that no later deny rule
- * affecting it overrides? */
-static int rules_allow(const json_t *rules, const struct ctk_devnode *d, bool *allowed, struct ctk_error **err)
+static void rule_key(char type, long long major, long long minor, char buf[64])
 {
-        const char type[2] = {d->type, '\0'};
+        snprintf(buf, 64, "%c %lld:%lld", type, major, minor);
+}
+
+/* The devices allowed rwm by the rules: exact allow rules, in order, minus
+ * those a later deny rule (possibly with wildcards) covers.  A set keyed by
+ * rule_key() whose values are [type, major, minor]. */
+static int allowed_devices(const json_t *rules, json_t *set, struct ctk_error **err)
+{
         size_t i;
         json_t *e;
-        *allowed = false;
         json_array_foreach(rules, i, e)
         {
                 if (!json_is_object(e))
                         return ctk_error_set(err, EINVAL, "linux.resources.devices[%zu] is not an object", i);
-                const json_t *allow = json_object_get(e, "allow");
                 const json_t *t = json_object_get(e, "type");
                 const json_t *major = json_object_get(e, "major"), *minor = json_object_get(e, "minor");
-                if (json_is_true(allow)) {
-                        if (str_is(t, type) && int_is(major, d->major) && int_is(minor, d->minor) &&
-                            access_has_rwm(json_object_get(e, "access")))
-                                *allowed = true;
-                } else if ((t == NULL || str_is(t, "a") || str_is(t, type)) && wild_or_is(major, d->major) &&
-                           wild_or_is(minor, d->minor)) {
-                        *allowed = false;
+                if (json_is_true(json_object_get(e, "allow"))) {
+                        const char *type = json_string_value(t);
+                        if (type == NULL || (strcmp(type, "c") != 0 && strcmp(type, "b") != 0) ||
+                            !json_is_integer(major) || !json_is_integer(minor) ||
+                            !access_has_rwm(json_object_get(e, "access")))
+                                continue;
+                        char key[64];
+                        rule_key(type[0], json_integer_value(major), json_integer_value(minor), key);
+                        if (json_object_set_new(
+                                set, key,
+                                json_pack("[s,I,I]", type, json_integer_value(major), json_integer_value(minor))) < 0)
+                                return ctk_error_set(err, ENOMEM, "out of memory");
+                        continue;
+                }
+                const char *key;
+                json_t *v, *tmp;
+                json_object_foreach_safe(set, tmp, key, v)
+                {
+                        if ((t == NULL || str_is(t, "a") || str_is(t, json_string_value(json_array_get(v, 0)))) &&
+                            wild_or_is(major, json_integer_value(json_array_get(v, 1))) &&
+                            wild_or_is(minor, json_integer_value(json_array_get(v, 2))))
+                                json_object_del(set, key);
                 }
         }
         return 0;
 }
 
+/* Entries are built member by member (no format parsing, keys known to be
+ * valid UTF-8): with 63 partitions there are 254 of them. */
+static bool set_member(json_t *o, const char *key, json_t *value)
+{
+        return value != NULL && json_object_set_new_nocheck(o, key, value) == 0;
+}
+
 static json_t *device_entry(const struct ctk_devnode *d)
 {
         const char type[2] = {d->type, '\0'};
-        return json_pack("{s:s, s:s, s:I, s:I, s:I, s:I, s:I}", "path", d->path, "type", type, "major",
-                         (json_int_t)d->major, "minor", (json_int_t)d->minor, "fileMode", (json_int_t)(d->mode & 07777),
-                         "uid", (json_int_t)d->uid, "gid", (json_int_t)d->gid);
+        json_t *o = json_object();
+        if (o == NULL || !set_member(o, "path", json_string(d->path)) || !set_member(o, "type", json_string(type)) ||
+            !set_member(o, "major", json_integer(d->major)) || !set_member(o, "minor", json_integer(d->minor)) ||
+            !set_member(o, "fileMode", json_integer(d->mode & 07777)) || !set_member(o, "uid", json_integer(d->uid)) ||
+            !set_member(o, "gid", json_integer(d->gid))) {
+                json_decref(o);
+                return NULL;
+        }
+        return o;
 }
 
 static json_t *rule_entry(const struct ctk_devnode *d)
 {
         const char type[2] = {d->type, '\0'};
-        return json_pack("{s:b, s:s, s:I, s:I, s:s}", "allow", 1, "type", type, "major", (json_int_t)d->major, "minor",
-                         (json_int_t)d->minor, "access", "rwm");
+        json_t *o = json_object();
+        if (o == NULL || !set_member(o, "allow", json_true()) || !set_member(o, "type", json_string(type)) ||
+            !set_member(o, "major", json_integer(d->major)) || !set_member(o, "minor", json_integer(d->minor)) ||
+            !set_member(o, "access", json_string("rwm"))) {
+                json_decref(o);
+                return NULL;
+        }
+        return o;
 }
 
 static int append(json_t *array, json_t *entry, struct ctk_error **err)
@@ -146,40 +187,16 @@ static int append(json_t *array, json_t *entry, struct ctk_error **err)
         return 0;
 }
 
-static int add_devnode(json_t *spec, const struct ctk_devnode *d, bool *dev_added, bool *rule_added,
-                       struct ctk_error **err)
-{
-        json_t *linux_, *devices, *resources, *rules;
-        bool found, allowed;
-        *dev_added = *rule_added = false;
-        if (d->path == NULL || (d->type != 'c' && d->type != 'b'))
-                return ctk_error_set(err, EINVAL, "invalid device node");
-        if (ctk_oci_check_root(spec, err) < 0 || member(spec, "linux", JSON_OBJECT, true, "linux", &linux_, err) < 0 ||
-            member(linux_, "devices", JSON_ARRAY, true, "linux.devices", &devices, err) < 0 ||
-            member(linux_, "resources", JSON_OBJECT, true, "linux.resources", &resources, err) < 0 ||
-            member(resources, "devices", JSON_ARRAY, true, "linux.resources.devices", &rules, err) < 0 ||
-            devices_has_path(devices, d->path, &found, err) < 0 || rules_allow(rules, d, &allowed, err) < 0)
-                return -1;
-        if (!found) {
-                if (append(devices, device_entry(d), err) < 0)
-                        return -1;
-                *dev_added = true;
-        }
-        if (!allowed) {
-                if (append(rules, rule_entry(d), err) < 0)
-                        return -1;
-                *rule_added = true;
-        }
-        return 0;
-}
+static int add_nodes(json_t *spec, const struct ctk_devnode *nodes, size_t n, bool with_groups,
+                     struct ctk_oci_edit_stats *stats, struct ctk_error **err);
 
 int ctk_oci_add_devnode(json_t *spec, const struct ctk_devnode *d, bool *changed, struct ctk_error **err)
 {
-        bool dev_added, rule_added;
-        if (add_devnode(spec, d, &dev_added, &rule_added, err) < 0)
+        struct ctk_oci_edit_stats st;
+        if (add_nodes(spec, d, 1, false, &st, err) < 0)
                 return -1;
         if (changed != NULL)
-                *changed = dev_added || rule_added;
+                *changed = st.devices + st.rules > 0;
         return 0;
 }
 
@@ -224,22 +241,55 @@ int ctk_oci_add_additional_gid(json_t *spec, gid_t gid, bool *changed, struct ct
         return 0;
 }
 
-int ctk_oci_add_devnodes(json_t *spec, const struct ctk_devnode *nodes, size_t n, struct ctk_oci_edit_stats *stats,
-                         struct ctk_error **err)
+/* Adds the nodes (and with_groups, their groups) in one pass over the
+ * existing entries. */
+static int add_nodes(json_t *spec, const struct ctk_devnode *nodes, size_t n, bool with_groups,
+                     struct ctk_oci_edit_stats *stats, struct ctk_error **err)
 {
         struct ctk_oci_edit_stats st = {0};
+        json_t *linux_, *devices, *resources, *rules;
+        for (size_t i = 0; i < n; i++)
+                if (nodes[i].path == NULL || (nodes[i].type != 'c' && nodes[i].type != 'b'))
+                        return ctk_error_set(err, EINVAL, "invalid device node %s", nodes[i].path ? nodes[i].path : "");
+        if (ctk_oci_check_root(spec, err) < 0 || member(spec, "linux", JSON_OBJECT, true, "linux", &linux_, err) < 0 ||
+            member(linux_, "devices", JSON_ARRAY, true, "linux.devices", &devices, err) < 0 ||
+            member(linux_, "resources", JSON_OBJECT, true, "linux.resources", &resources, err) < 0 ||
+            member(resources, "devices", JSON_ARRAY, true, "linux.resources.devices", &rules, err) < 0)
+                return -1;
+        _cleanup_json_ json_t *paths = json_object();
+        _cleanup_json_ json_t *allowed = json_object();
+        if (paths == NULL || allowed == NULL)
+                return ctk_error_set(err, ENOMEM, "out of memory");
+        if (device_paths(devices, paths, err) < 0 || allowed_devices(rules, allowed, err) < 0)
+                return -1;
         for (size_t i = 0; i < n; i++) {
-                bool dev_added, rule_added, gid_added = false;
-                if (add_devnode(spec, &nodes[i], &dev_added, &rule_added, err) < 0)
+                const struct ctk_devnode *d = &nodes[i];
+                char key[64];
+                rule_key(d->type, d->major, d->minor, key);
+                if (json_object_get(paths, d->path) == NULL) {
+                        if (append(devices, device_entry(d), err) < 0 ||
+                            json_object_set_new(paths, d->path, json_true()) < 0)
+                                return ctk_error_set(err, ENOMEM, "out of memory");
+                        st.devices++;
+                }
+                if (json_object_get(allowed, key) == NULL) {
+                        if (append(rules, rule_entry(d), err) < 0 || json_object_set_new(allowed, key, json_true()) < 0)
+                                return ctk_error_set(err, ENOMEM, "out of memory");
+                        st.rules++;
+                }
+                bool gid_added = false;
+                if (with_groups && ctk_oci_devnode_needs_group(d) &&
+                    ctk_oci_add_additional_gid(spec, d->gid, &gid_added, err) < 0)
                         return -1;
-                if (ctk_oci_devnode_needs_group(&nodes[i]) &&
-                    ctk_oci_add_additional_gid(spec, nodes[i].gid, &gid_added, err) < 0)
-                        return -1;
-                st.devices += dev_added;
-                st.rules += rule_added;
                 st.gids += gid_added;
         }
         if (stats != NULL)
                 *stats = st;
         return 0;
+}
+
+int ctk_oci_add_devnodes(json_t *spec, const struct ctk_devnode *nodes, size_t n, struct ctk_oci_edit_stats *stats,
+                         struct ctk_error **err)
+{
+        return add_nodes(spec, nodes, n, true, stats, err);
 }

@@ -64,6 +64,18 @@ int ctk_tracker_init(struct ctk_tracker *t, struct ctk_error **err)
         return ctk_tracker_session_commit(t, &s, err);
 }
 
+bool ctk_tracker_is_tracked(struct ctk_tracker *t, const char *container_id)
+{
+        if (!ctk_tracker_marker_exists(&t->paths))
+                return false;
+        _cleanup_tracker_state_ struct ctk_tracker_state st = {0};
+        _cleanup_error_ struct ctk_error *err = NULL;
+        bool missing;
+        if (ctk_tracker_load(&t->paths, &st, &missing, &err) < 0 || missing)
+                return false;
+        return ctk_tracker_state_find_container(&st, container_id) != NULL;
+}
+
 /* Replaces the session's state by a fresh one. */
 static int fresh(struct ctk_tracker *t, struct ctk_tracker_session *s, const struct ctk_gpu_list *gpus, bool enabled,
                  struct ctk_error **err)

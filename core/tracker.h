@@ -98,6 +98,10 @@ struct ctk_tracker_request {
 int ctk_tracker_allocate(struct ctk_tracker *t, const struct ctk_gpu_list *gpus, const struct ctk_tracker_request *req,
                          bool *tracked, struct ctk_error **err);
 
+/* Whether the container is recorded (no lock: the file is replaced
+ * atomically; false when disabled, missing or unreadable). */
+bool ctk_tracker_is_tracked(struct ctk_tracker *t, const char *container_id);
+
 /* Forgets every allocation of the container (idempotent; no-op when disabled). */
 int ctk_tracker_release(struct ctk_tracker *t, const char *container_id, bool *released, struct ctk_error **err);
 

@@ -1,9 +1,9 @@
 /* The create/run flow: read the spec, resolve the GPU request, discover the
  * GPUs once, add their nodes to the spec, write it back atomically.
  *
- * Later steps plug in at the marked places: the GPU tracker reserves the
- * selection (and releases it if a later step fails).  A denying seccomp
- * profile gets the NUMA syscall rule before the spec is written. */
+ * The GPU tracker records the selection first (and it is released if a
+ * later step fails); a denying seccomp profile gets the NUMA syscall rule
+ * before the spec is written. */
 #include "create.h"
 
 #include <errno.h>
@@ -21,10 +21,13 @@
 #include "core/oci_spec.h"
 #include "core/seccomp_numa.h"
 #include "core/select.h"
+#include "tracker_glue.h"
 
 struct create_job {
         const struct ctk_config *cfg;
         const struct rt_args *args;
+        const char *runtime; /* the low-level runtime (its default --root) */
+        bool tracked;        /* the GPU tracker recorded the selection */
         char *spec_path;
         char *data;
         size_t len;
@@ -97,7 +100,7 @@ static int resolve_selection(struct create_job *j, struct ctk_error **err)
         }
         if (ctk_backend_open(j->cfg->root, j->cfg->profile, &j->backend, err) < 0 ||
             ctk_discover_gpus(j->backend, &j->gpus, err) < 0)
-                return ctk_error_prefix(err, "GPUs were requested");
+                return ctk_error_prefix(err, "cannot provide the requested GPUs");
         return ctk_select_from_env((char *const *)j->env, j->nenv, kinds(j->cfg), &j->gpus, &j->sel, err);
 }
 
@@ -168,8 +171,8 @@ static int allow_numa_syscalls(struct create_job *j, bool *changed, struct ctk_e
 
 static int inject(struct create_job *j, struct ctk_error **err)
 {
-        /* GPU tracker: reserve j->sel for j->args->id here; release it when a
-         * later step fails. */
+        if (rt_tracker_reserve(j->cfg, j->args, j->runtime, &j->gpus, &j->sel, &j->tracked, err) < 0)
+                return -1;
         if (collect_nodes(j, err) < 0)
                 return -1;
         struct ctk_oci_edit_stats st;
@@ -181,7 +184,9 @@ static int inject(struct create_job *j, struct ctk_error **err)
         _cleanup_free_ char *list = format_indices(&j->sel);
         ctk_log(CTK_LOG_INFO, "container %s: GPUs %s: added %zu device nodes, %zu cgroup rules, %zu groups",
                 j->args->id != NULL ? j->args->id : "?", list != NULL ? list : "?", st.devices, st.rules, st.gids);
-        if (st.devices + st.rules + st.gids == 0 && !numa)
+        if (j->tracked && rt_tracker_add_release_hook(j->spec, j->cfg, j->args, err) < 0)
+                return ctk_error_prefix(err, "invalid container spec: %s", j->spec_path);
+        if (st.devices + st.rules + st.gids == 0 && !numa && !j->tracked)
                 return 0;
         return write_spec(j, err);
 }
@@ -211,10 +216,13 @@ static int run_job(struct create_job *j, struct ctk_error **err)
         return inject(j, err);
 }
 
-int rt_create_prepare(const struct ctk_config *cfg, const struct rt_args *a, struct ctk_error **err)
+int rt_create_prepare(const struct ctk_config *cfg, const struct rt_args *a, const char *runtime,
+                      struct ctk_error **err)
 {
-        struct create_job j = {.cfg = cfg, .args = a};
+        struct create_job j = {.cfg = cfg, .args = a, .runtime = runtime};
         int r = run_job(&j, err);
+        if (r < 0 && j.tracked) /* a failed create keeps nothing */
+                rt_tracker_release(cfg, a->id);
         job_clear(&j);
         return r;
 }

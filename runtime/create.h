@@ -14,6 +14,7 @@ char *rt_spec_path(const struct rt_args *a);
  * DOCKER_RESOURCE_<KIND>), adds their device nodes, cgroup rules and groups
  * and rewrites the spec atomically.  With nothing requested (or "none") the
  * spec is not written.  On failure the spec is unchanged. */
-int rt_create_prepare(const struct ctk_config *cfg, const struct rt_args *a, struct ctk_error **err);
+int rt_create_prepare(const struct ctk_config *cfg, const struct rt_args *a, const char *runtime,
+                      struct ctk_error **err);
 
 #endif

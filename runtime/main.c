@@ -15,6 +15,7 @@
 #include "create.h"
 #include "lowlevel.h"
 #include "runc_log.h"
+#include "tracker_glue.h"
 
 #define IDENT "amd-container-runtime"
 
@@ -80,13 +81,22 @@ int main(int argc, char **argv)
         _cleanup_free_ char *runtime = NULL;
         int r = rt_lowlevel_find(cfg.runtime_path, getenv("PATH"), "/proc/self/exe", &runtime, &err);
         if (r == 0 && rt_args_edits_spec(&a))
-                r = rt_create_prepare(&cfg, &a, &err);
-        /* GPU tracker: on RT_CMD_DELETE, release the GPUs held by a.id here. */
-        ctk_config_clear(&cfg);
+                r = rt_create_prepare(&cfg, &a, runtime, &err);
         if (r < 0) {
                 r = fail(&a, err);
+                ctk_config_clear(&cfg);
                 ctk_log_close();
                 return r;
+        }
+        if (a.command == RT_CMD_DELETE) {
+                /* With the GPU tracker enabled, runc's delete runs as a child and
+                 * the container's GPUs are released once it is gone (-1: exec). */
+                int status = rt_tracker_delete(&cfg, &a, runtime, argv + a.runc_argi, argc - a.runc_argi);
+                if (status >= 0) {
+                        ctk_config_clear(&cfg);
+                        ctk_log_close();
+                        return status;
+                }
         }
 
         if (a.version)
@@ -94,5 +104,8 @@ int main(int argc, char **argv)
         ctk_log(CTK_LOG_DEBUG, "%s %s: exec %s", a.command_name != NULL ? a.command_name : "(no command)",
                 a.id != NULL ? a.id : "", runtime);
         rt_lowlevel_exec(runtime, argv + a.runc_argi, argc - a.runc_argi, &err);
+        if (rt_args_edits_spec(&a) && a.id != NULL) /* the container will not exist */
+                rt_tracker_release(&cfg, a.id);
+        ctk_config_clear(&cfg);
         return fail(&a, err);
 }

@@ -101,6 +101,12 @@ static void test_rule_added_when_access_incomplete_or_denied_later(void **state)
             /* allowed, then denied again by a wildcard rule */
             "{\"linux\":{\"resources\":{\"devices\":[{\"allow\":true,\"type\":\"c\",\"major\":226,\"minor\":0,"
             "\"access\":\"rwm\"},{\"allow\":false,\"type\":\"c\",\"major\":226,\"access\":\"rwm\"}]}}}",
+            /* allowed, then everything denied (type absent = all) */
+            "{\"linux\":{\"resources\":{\"devices\":[{\"allow\":true,\"type\":\"c\",\"major\":226,\"minor\":0,"
+            "\"access\":\"rwm\"},{\"allow\":false,\"access\":\"rwm\"}]}}}",
+            /* allowed, then denied by type "a" with null numbers */
+            "{\"linux\":{\"resources\":{\"devices\":[{\"allow\":true,\"type\":\"c\",\"major\":226,\"minor\":0,"
+            "\"access\":\"rwm\"},{\"allow\":false,\"type\":\"a\",\"major\":null,\"minor\":null}]}}}",
             /* a block device with the same numbers */
             "{\"linux\":{\"resources\":{\"devices\":[{\"allow\":true,\"type\":\"b\",\"major\":226,\"minor\":0,"
             "\"access\":\"rwm\"}]}}}",
@@ -116,6 +122,57 @@ static void test_rule_added_when_access_incomplete_or_denied_later(void **state)
                 assert_json(json_array_get(rules, json_array_size(rules) - 1),
                             "{\"allow\":true,\"type\":\"c\",\"major\":226,\"minor\":0,\"access\":\"rwm\"}");
         }
+}
+
+static void test_unrelated_deny_keeps_rule(void **state)
+{
+        (void)state;
+        /* A later deny of another minor, or of block devices, does not undo the allow rule. */
+        const char *before = "{\"linux\":{\"devices\":[],\"resources\":{\"devices\":["
+                             "{\"allow\":true,\"type\":\"c\",\"major\":226,\"minor\":0,\"access\":\"rwm\"},"
+                             "{\"allow\":false,\"type\":\"c\",\"major\":226,\"minor\":1,\"access\":\"rwm\"},"
+                             "{\"allow\":false,\"type\":\"b\",\"access\":\"rwm\"}]}}}";
+        _cleanup_json_ json_t *spec = doc(before);
+        struct ctk_devnode d = node("/dev/dri/card0", 226, 0, 0660, 44);
+        struct ctk_oci_edit_stats st;
+        _cleanup_error_ struct ctk_error *err = NULL;
+        assert_int_equal(ctk_oci_add_devnodes(spec, &d, 1, &st, &err), 0);
+        assert_int_equal(st.devices, 1);
+        assert_int_equal(st.rules, 0);
+}
+
+static void test_many_nodes_once(void **state)
+{
+        (void)state;
+        /* 63 partitions: 126 DRM nodes and /dev/kfd, twice in the list. */
+        enum { N = 127 };
+        struct ctk_devnode nodes[2 * N];
+        char paths[N][32];
+        for (int i = 0; i < N; i++) {
+                if (i == N - 1)
+                        snprintf(paths[i], sizeof(paths[i]), "/dev/kfd");
+                else if (i % 2 == 0)
+                        snprintf(paths[i], sizeof(paths[i]), "/dev/dri/card%d", i / 2);
+                else
+                        snprintf(paths[i], sizeof(paths[i]), "/dev/dri/renderD%d", 128 + i / 2);
+                nodes[i] = node(paths[i], i == N - 1 ? 235 : 226,
+                                i == N - 1 ? 0 : (unsigned)(i % 2 ? 128 + i / 2 : i / 2), 0660, i % 2 ? 109 : 44);
+                nodes[N + i] = nodes[i];
+        }
+        _cleanup_json_ json_t *spec =
+            doc("{\"process\":{\"user\":{\"uid\":0,\"gid\":0}},"
+                "\"linux\":{\"resources\":{\"devices\":[{\"allow\":false,\"access\":\"rwm\"}]}}}");
+        struct ctk_oci_edit_stats st;
+        _cleanup_error_ struct ctk_error *err = NULL;
+        assert_int_equal(ctk_oci_add_devnodes(spec, nodes, 2 * N, &st, &err), 0);
+        assert_int_equal(st.devices, N);
+        assert_int_equal(st.rules, N);
+        assert_int_equal(st.gids, 2);
+        json_t *linux_ = json_object_get(spec, "linux");
+        assert_int_equal(json_array_size(json_object_get(linux_, "devices")), N);
+        assert_int_equal(json_array_size(json_object_get(json_object_get(linux_, "resources"), "devices")), N + 1);
+        assert_int_equal(ctk_oci_add_devnodes(spec, nodes, 2 * N, &st, &err), 0);
+        assert_int_equal(st.devices + st.rules + st.gids, 0);
 }
 
 static void test_needs_group(void **state)
@@ -283,6 +340,8 @@ int main(void)
             cmocka_unit_test(test_no_duplicates),
             cmocka_unit_test(test_existing_entries_kept),
             cmocka_unit_test(test_rule_added_when_access_incomplete_or_denied_later),
+            cmocka_unit_test(test_unrelated_deny_keeps_rule),
+            cmocka_unit_test(test_many_nodes_once),
             cmocka_unit_test(test_needs_group),
             cmocka_unit_test(test_additional_gids),
             cmocka_unit_test(test_additional_gid_cases),

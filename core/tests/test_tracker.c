@@ -207,12 +207,15 @@ static void test_refused_allocation_writes_nothing(void **state)
         assert_int_equal(stat(f->t->paths.state, &st2), 0);
         assert_true(st1.st_ino == st2.st_ino); /* not even rewritten */
 
+        assert_true(ctk_tracker_is_tracked(f->t, ID_B));
+        assert_false(ctk_tracker_is_tracked(f->t, "d23ff3dce1839cbf"));
         /* Release is idempotent and removes the holder everywhere. */
         bool released = false;
         assert_int_equal(ctk_tracker_release(f->t, ID_B, &released, NULL), 0);
         assert_true(released);
         assert_int_equal(ctk_tracker_release(f->t, ID_B, &released, NULL), 0);
         assert_false(released);
+        assert_false(ctk_tracker_is_tracked(f->t, ID_B));
         assert_int_equal(allocate(f, "d23ff3dce1839cbf", (size_t[]){0, 1, 2}, 3, NULL, NULL, NULL), 0);
         ctk_tracker_access_result_clear(&r);
 }

@@ -9,7 +9,6 @@
 
 #include "core/cleanup.h"
 #include "runtime/args.h"
-#include "runtime/tests/pending_doubles.h"
 
 #define ARGV(...) ((char *[]){"amd-container-runtime", __VA_ARGS__, NULL})
 #define ARGC(v)   ((int)(sizeof(v) / sizeof(v[0])) - 1)

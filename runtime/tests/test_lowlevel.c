@@ -15,7 +15,6 @@
 
 #include "core/cleanup.h"
 #include "runtime/lowlevel.h"
-#include "runtime/tests/pending_doubles.h"
 
 static char dir[] = "/tmp/rt-lowlevel-XXXXXX";
 

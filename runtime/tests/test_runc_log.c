@@ -13,7 +13,6 @@
 #include "core/cleanup.h"
 #include "core/fileio.h"
 #include "runtime/runc_log.h"
-#include "runtime/tests/pending_doubles.h"
 
 static const struct timespec when = {.tv_sec = 1777389697, .tv_nsec = 999999999};
 

@@ -1,7 +1,8 @@
 # The simulated host for sim/sim.sh: a profile served as sys/ + dev/ below a
 # directory, over FUSE (`amd-ctk-fakefs mount`) or, where that is not
 # available, written out as plain files and device nodes
-# (`amd-ctk-fakefs materialize`). Sets HOST_MODE to fuse or materialized.
+# (`amd-ctk-fakefs materialize`). Sets HOST_MODE to say which.
+# Needs helpers/common.bash and helpers/dockerd.bash (_ctk_kill_pidfile).
 
 HOST_MODE=
 
@@ -15,7 +16,7 @@ host_up() {
                 pid=$!
                 echo "$pid" >"$dir.pid"
                 if ctk_wait_for 10 _host_mounted "$dir" "$pid"; then
-                        HOST_MODE=fuse
+                        HOST_MODE="served over FUSE"
                         return 0
                 fi
                 echo "amd-ctk-fakefs mount did not mount $dir:" >&2
@@ -25,7 +26,7 @@ host_up() {
         fi
         if amd-ctk-fakefs materialize --help >/dev/null 2>&1; then
                 demo_run amd-ctk-fakefs materialize "$profile" "$dir" || return 1
-                HOST_MODE=materialized
+                HOST_MODE="materialized as plain files"
                 return 0
         fi
         return 1
@@ -40,11 +41,11 @@ _host_mounted() {
 
 # host_down DIR: unmounts (FUSE) and ends the server; removes DIR.
 host_down() {
-        local dir=$1 pid
+        local dir=$1
         if mountpoint -q "$dir" 2>/dev/null; then
                 fusermount3 -u "$dir" 2>/dev/null || umount -l "$dir" 2>/dev/null || true
         fi
-        pid=$(cat "$dir.pid" 2>/dev/null) && kill "$pid" 2>/dev/null || true
-        rm -f "$dir.pid" "$dir.log"
+        _ctk_kill_pidfile "$dir.pid" 10 # the server, if it is still running
+        rm -f "$dir.log"
         rm -rf --one-file-system "$dir"
 }

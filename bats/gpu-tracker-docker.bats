@@ -1,0 +1,191 @@
+#!/usr/bin/env bats
+# The GPU tracker document replayed with a private dockerd: the documented
+# `docker run --runtime=amd -itd -e AMD_VISIBLE_DEVICES=... rocm/rocm-terminal
+# bash` and `amd-ctk gpu-tracker ...` commands, literally, on the documented
+# 4-GPU host (sim/profiles/seed-4xmi210.json).  Every amd-ctk output is
+# compared with the document's, with the real container ids in place of the
+# document's.  The tests run in order and share the daemon and the tracker
+# state, like the document's session.
+
+bats_require_minimum_version 1.5.0
+
+load helpers/common
+load helpers/dockerd
+load helpers/images
+
+setup_file() {
+        export IMAGES_CACHE=$BATS_FILE_TMPDIR
+        dockerd_start
+        images_docker_import
+        local d=$DOCKERD_DIR
+        export AMD_CTK_CONFIG=$d/amd-config.json SEED=$PROFILES/seed-4xmi210.json
+        amd_config "$SEED"
+        dockerd_write_config "$(jq -n --arg c "$AMD_CTK_CONFIG" \
+                '{"runtimes": {"amd": {"path": "amd-container-runtime", "runtimeArgs": ["--amd-config=\($c)"]}}}')"
+        dockerd_reload
+}
+
+teardown_file() {
+        dockerd_stop
+}
+
+setup() {
+        # the document's commands, literally: amd-ctk from the build, the
+        # config (state directory, host) from AMD_CTK_CONFIG
+        export PATH=$CTK_BIN:$PATH
+}
+
+# amd_config PROFILE: the toolkit config for amd-ctk and the runtime.
+amd_config() {
+        jq -n --arg p "$1" --arg d "$DOCKERD_DIR" \
+                '{"profile": $p, "state-dir": "\($d)/amd-state", "log-file": "\($d)/amd-runtime.log"}' \
+                >"$AMD_CTK_CONFIG"
+}
+
+RULE=------------------------------------------------------------------------------------------------------------------------
+U0="0         0xEA35F57CC80DEB35       "
+U1="1         0x89CAA15875FF5A43       "
+U2="2         0x6E32F10EFC982B4C       "
+U3="3         0x12FE4F7FDAF06B9        "
+MORE="                                                       "
+
+# assert_table ROW...: $output is the status table with these rows (compared
+# without trailing blanks; every line must be 120 columns, as Go prints it).
+assert_table() {
+        local want got bad
+        want=$(printf '%s\n' "$RULE" "GPU Id    UUID                     Accessibility       Container Ids" "$RULE" "$@")
+        got=$(printf '%s\n' "$output" | sed 's/ *$//')
+        [ "$got" = "$want" ] || {
+                diff <(echo "$want") <(echo "$got") || true
+                return 1
+        }
+        bad=$(printf '%s\n' "$output" | awk 'length($0) != 120')
+        [ -z "$bad" ]
+}
+
+# run_gpu_container DEVICES: the document's docker run; the id in $CID.
+run_gpu_container() {
+        run docker run --runtime=amd -itd -e AMD_VISIBLE_DEVICES="$1" rocm/rocm-terminal bash
+        [ "$status" -eq 0 ]
+        CID=${lines[-1]}
+        [[ "$CID" =~ ^[0-9a-f]{64}$ ]]
+}
+
+@test "1-3: status, enable, disable" {
+        run amd-ctk gpu-tracker status
+        [ "$status" -eq 0 ]
+        [ "$output" = "GPU Tracker is disabled" ]
+        run amd-ctk gpu-tracker enable
+        [ "$output" = "GPU Tracker has been enabled" ]
+        run amd-ctk gpu-tracker enable
+        [ "$output" = "GPU Tracker is already enabled" ]
+        run amd-ctk gpu-tracker status
+        assert_table "${U0}Shared              -" "${U1}Shared              -" "${U2}Shared              -" \
+                "${U3}Shared              -"
+        run amd-ctk gpu-tracker disable
+        [ "$output" = "GPU Tracker has been disabled" ]
+        run amd-ctk gpu-tracker status
+        [ "$output" = "GPU Tracker is disabled" ]
+        # containers while disabled are not tracked
+        run_gpu_container 0-3
+        docker rm -f "$CID"
+        amd-ctk gpu-tracker enable
+}
+
+@test "4: containers are tracked, docker rm -f releases" {
+        run_gpu_container 0-2
+        A=$CID
+        run_gpu_container 1,3
+        B=$CID
+        echo "$B" >"$BATS_FILE_TMPDIR/B"
+        run amd-ctk gpu-tracker status
+        assert_table "${U0}Shared              $A" "${U1}Shared              $A" "${MORE}$B" \
+                "${U2}Shared              $A" "${U3}Shared              $B"
+        run docker rm -f "$A"
+        [ "$output" = "$A" ]
+        run amd-ctk gpu-tracker status
+        assert_table "${U0}Shared              -" "${U1}Shared              $B" "${U2}Shared              -" \
+                "${U3}Shared              $B"
+}
+
+@test "5: exclusive GPUs; a conflicting container is refused as a whole" {
+        B=$(cat "$BATS_FILE_TMPDIR/B")
+        run amd-ctk gpu-tracker 1-3 exclusive
+        [ "$output" = "GPUs [1 2 3] have been made exclusive" ]
+        run amd-ctk gpu-tracker status
+        exclusive_table=$output
+        assert_table "${U0}Shared              -" "${U1}Exclusive           $B" "${U2}Exclusive           -" \
+                "${U3}Exclusive           $B"
+
+        run docker run --runtime=amd -itd -e AMD_VISIBLE_DEVICES=0-2 rocm/rocm-terminal bash
+        [ "$status" -ne 0 ]
+        [[ "$output" == *"amd-container-runtime: GPU 1 is exclusive and in use by container ${B:0:12}"* ]]
+        # docker created it: `docker ps -a` shows it Created
+        C=$(docker ps -a --filter status=created --no-trunc -q)
+        [[ "$C" =~ ^[0-9a-f]{64}$ ]]
+        [ "$(docker ps -a --filter id="$C" --format '{{.Status}}')" = Created ]
+        # nothing was allocated, not even for a moment
+        run amd-ctk gpu-tracker status
+        [ "$output" = "$exclusive_table" ]
+        docker rm -f "$C"
+
+        # only GPUs used by at most one container can be made exclusive
+        amd-ctk gpu-tracker 1 shared
+        run_gpu_container 0-2
+        D=$CID
+        run amd-ctk gpu-tracker status
+        assert_table "${U0}Shared              $D" "${U1}Shared              $B" "${MORE}$D" \
+                "${U2}Exclusive           $D" "${U3}Exclusive           $B"
+        run amd-ctk gpu-tracker 1 exclusive
+        [ "$status" -eq 0 ]
+        [ "$output" = "GPUs [1] have not been made exclusive because more than one container is currently using it" ]
+        docker rm -f "$D"
+        amd-ctk gpu-tracker 1 exclusive
+}
+
+@test "6: shared GPUs" {
+        B=$(cat "$BATS_FILE_TMPDIR/B")
+        run amd-ctk gpu-tracker status
+        assert_table "${U0}Shared              -" "${U1}Exclusive           $B" "${U2}Exclusive           -" \
+                "${U3}Exclusive           $B"
+        run amd-ctk gpu-tracker 1 shared
+        [ "$output" = "GPUs [1] have been made shared" ]
+        run_gpu_container 0-2
+        E=$CID
+        run amd-ctk gpu-tracker status
+        assert_table "${U0}Shared              $E" "${U1}Shared              $B" "${MORE}$E" \
+                "${U2}Exclusive           $E" "${U3}Exclusive           $B"
+}
+
+@test "7: after a topology change the state is invalid until reset" {
+        docker rm -f $(docker ps -aq)
+        # The state was recorded on another topology (GPU 3 absent), and the
+        # host now has the four GPUs: what discovery sees differs.
+        jq 'del(.gpus[3])' "$SEED" >"$BATS_FILE_TMPDIR/three-gpus.json"
+        amd_config "$BATS_FILE_TMPDIR/three-gpus.json"
+        amd-ctk gpu-tracker reset
+        amd_config "$SEED"
+
+        run amd-ctk gpu-tracker status
+        [ "$status" -eq 1 ]
+        [ "$output" = "GPUs info is invalid. Please reset GPU Tracker." ]
+        # containers asking for GPUs are refused with the same line
+        run docker run --runtime=amd -itd -e AMD_VISIBLE_DEVICES=0 rocm/rocm-terminal bash
+        [ "$status" -ne 0 ]
+        [[ "$output" == *"amd-container-runtime: GPUs info is invalid. Please reset GPU Tracker."* ]]
+        docker rm -f $(docker ps -aq)
+
+        run amd-ctk gpu-tracker reset
+        [ "$status" -eq 0 ]
+        [ "$output" = "$(printf '%s\n' 'GPU Tracker has been reset' \
+                'Since GPU Tracker was enabled, it is recommended to stop and restart running containers to get the most accurate GPU Tracker status')" ]
+        run_gpu_container 0-2
+        F=$CID
+        run amd-ctk gpu-tracker status
+        assert_table "${U0}Shared              $F" "${U1}Shared              $F" "${U2}Shared              $F" \
+                "${U3}Shared              -"
+        docker rm -f "$F"
+        run amd-ctk gpu-tracker status
+        assert_table "${U0}Shared              -" "${U1}Shared              -" "${U2}Shared              -" \
+                "${U3}Shared              -"
+}

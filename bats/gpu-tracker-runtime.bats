@@ -1,0 +1,243 @@
+#!/usr/bin/env bats
+# The GPU tracker on the container create/delete path: amd-container-runtime
+# driven directly with runc (busybox bundles, a private runc --root), on the
+# documented 4-GPU host (sim/profiles/seed-4xmi210.json).
+
+bats_require_minimum_version 1.5.0
+
+load helpers/runtime_bundle
+
+# a hung container must not hang the suite
+export BATS_TEST_TIMEOUT=${BATS_TEST_TIMEOUT:-120}
+
+ID_A=36b012bb34c96149a6ef5b28623e6e75cf9f71eb2b824b2c8f44e0449c7a1aa8
+ID_B=90cb29e11e83aa3ae497c68c90e1f0894b85262188c1ef9c7284457a9bc35ffd
+ID_C=d23ff3dce1839cbf8ce7ad362641ab85e80b315c319edf73b269c460e348053a
+
+setup_file() {
+        [ -x "$RT_SHIM" ] && [ -x "$RT_BIN/amd-ctk" ] || {
+                echo "build first: make" >&2
+                return 1
+        }
+        command -v runc >/dev/null || {
+                echo "runc is required" >&2
+                return 1
+        }
+        # one busybox bundle, copied per container
+        export TEMPLATE="$BATS_FILE_TMPDIR/template"
+        rt_bundle "$TEMPLATE" sleep 1000
+}
+
+setup() {
+        unset AMD_CTK_CONFIG AMD_CTK_ROOT AMD_CTK_PROFILE
+        export T="$BATS_TEST_TMPDIR"
+        export STATE="$T/state" ROOT="$T/runc-root" CFG="$T/config.json"
+        rt_config "$CFG" state-dir "$STATE" profile "$RT_PROFILES/seed-4xmi210.json" log-file "$T/runtime.log"
+        mkdir -p "$ROOT"
+}
+
+teardown() {
+        # containers of a failed test must not outlive it
+        local id
+        for id in $(runc --root "$ROOT" list -q 2>/dev/null); do
+                runc --root "$ROOT" delete --force "$id" >/dev/null 2>&1 || true
+        done
+}
+
+tracker() { "$RT_BIN/amd-ctk" --config "$CFG" gpu-tracker "$@"; }
+
+# bundle ID AMD_VISIBLE_DEVICES: a bundle (in $T/ID) asking for those GPUs.
+bundle() {
+        cp -a "$TEMPLATE" "$T/$1"
+        rt_spec_env "$T/$1" "AMD_VISIBLE_DEVICES=$2"
+}
+
+shim() { "$RT_SHIM" --amd-config="$CFG" --root "$ROOT" "$@"; }
+# The container's stdio are files: a created container keeps them open, and
+# a pipe (bats' `run`) would never see its end.  The shim's own errors are
+# passed on to our stderr.
+create() {
+        local rc=0
+        shim create --bundle "$T/$1" "$1" </dev/null >"$T/$1.stdout" 2>"$T/$1.stderr" || rc=$?
+        cat "$T/$1.stderr" >&2
+        return $rc
+}
+delete() { shim delete --force "$1"; }
+
+# The containers holding GPU n, in order, one per line.
+holders() { jq -r --argjson g "$1" '.containers[] | select(.[1] | index($g)) | .[0]' "$STATE/gpu-tracker.json"; }
+
+@test "create records the GPUs, adds the release hook; delete releases" {
+        tracker enable
+        bundle $ID_A 0-2
+        run create $ID_A
+        [ "$status" -eq 0 ]
+        [ "$(holders 0)" = $ID_A ] && [ "$(holders 2)" = $ID_A ] && [ -z "$(holders 3)" ]
+        # the hook runs the amd-ctk beside the runtime, with the same config
+        hook=$(jq -c '.hooks.poststop[-1]' "$T/$ID_A/config.json")
+        [ "$(jq -r .path <<<"$hook")" = "$RT_BIN/amd-ctk" ]
+        [ "$(jq -c .args <<<"$hook")" = "[\"amd-ctk\",\"--config\",\"$CFG\",\"gpu-tracker\",\"release\",\"$ID_A\"]" ]
+        # the runtime root and the creating process are recorded for reconciliation
+        [ "$(jq -r '.runtimeRoots[0]' "$STATE/gpu-tracker.json")" = "$ROOT" ]
+
+        run delete $ID_A
+        [ "$status" -eq 0 ]
+        [ "$(jq -c .containers "$STATE/gpu-tracker.json")" = "[]" ]
+        run runc --root "$ROOT" state $ID_A
+        [ "$status" -ne 0 ]
+}
+
+@test "an exclusive conflict fails the create with one line; nothing is written" {
+        tracker enable
+        bundle $ID_B 1,3
+        create $ID_B
+        tracker 1-3 exclusive
+        before=$(cat "$STATE/gpu-tracker.json")
+        bundle $ID_C 0-2
+        spec_before=$(cat "$T/$ID_C/config.json")
+        run --separate-stderr create $ID_C
+        [ "$status" -eq 1 ]
+        [ "$stderr" = "amd-container-runtime: GPU 1 is exclusive and in use by container 90cb29e11e83" ]
+        [ "$(cat "$STATE/gpu-tracker.json")" = "$before" ]
+        [ "$(cat "$T/$ID_C/config.json")" = "$spec_before" ]
+        run runc --root "$ROOT" state $ID_C
+        [ "$status" -ne 0 ]
+        # a shared GPU is granted to both
+        tracker 1 shared
+        run create $ID_C
+        [ "$status" -eq 0 ]
+        [ "$(holders 1)" = "$(printf '%s\n' $ID_B $ID_C)" ]
+}
+
+@test "delete through the runtime releases, without the hook too" {
+        tracker enable
+        rt_config "$CFG" state-dir "$STATE" profile "$RT_PROFILES/seed-4xmi210.json" log-file "$T/runtime.log" \
+                ctk-path /nonexistent/amd-ctk
+        bundle $ID_A 1
+        create $ID_A
+        [ "$(jq '.hooks.poststop // [] | length' "$T/$ID_A/config.json")" = 0 ]
+        [ "$(holders 1)" = $ID_A ]
+        # runc refuses to delete a running container: nothing is released
+        runc --root "$ROOT" start $ID_A
+        run shim delete $ID_A
+        [ "$status" -ne 0 ]
+        [ "$(holders 1)" = $ID_A ]
+        run delete $ID_A
+        [ "$status" -eq 0 ]
+        [ -z "$(holders 1)" ]
+        grep -q "container $ID_A: GPU tracker: GPUs released" "$T/runtime.log"
+}
+
+@test "the poststop hook releases when runc deletes the container itself" {
+        tracker enable
+        bundle $ID_A 3
+        create $ID_A
+        [ "$(holders 3)" = $ID_A ]
+        runc --root "$ROOT" delete --force $ID_A
+        [ -z "$(holders 3)" ]
+}
+
+@test "stale allocations are dropped before they block anyone" {
+        tracker enable
+        tracker 2 exclusive
+        # no release hook (no amd-ctk to run), deleted behind the runtime's back
+        rt_config "$CFG" state-dir "$STATE" profile "$RT_PROFILES/seed-4xmi210.json" log-file "$T/runtime.log" \
+                ctk-path /nonexistent/amd-ctk
+        bundle $ID_A 2
+        create $ID_A
+        [ "$(jq '.hooks.poststop // [] | length' "$T/$ID_A/config.json")" = 0 ]
+        runc --root "$ROOT" delete --force $ID_A
+        [ "$(holders 2)" = $ID_A ]
+        # the exclusive GPU is free for the next container
+        bundle $ID_B 2
+        run create $ID_B
+        [ "$status" -eq 0 ]
+        [ "$(holders 2)" = $ID_B ]
+}
+
+@test "a create that runc fails leaves nothing behind once it is over" {
+        tracker enable
+        tracker 0 exclusive
+        bundle $ID_A 0
+        rt_spec_edit "$T/$ID_A" '.root.path = "/nonexistent-rootfs"'
+        run create $ID_A
+        [ "$status" -ne 0 ]
+        # runc failed after the shim handed over: reconciliation drops it
+        run tracker status
+        [ "$status" -eq 0 ]
+        [[ "${lines[3]}" == "0         0xEA35F57CC80DEB35       Exclusive           -"* ]]
+        bundle $ID_B 0
+        run create $ID_B
+        [ "$status" -eq 0 ]
+}
+
+@test "a disabled tracker never blocks containers, even with a corrupt state" {
+        tracker disable
+        echo garbage >"$STATE/gpu-tracker.json"
+        bundle $ID_A 0-3
+        run create $ID_A
+        [ "$status" -eq 0 ]
+        [ "$(cat "$STATE/gpu-tracker.json")" = garbage ]
+        [ "$(jq '.hooks.poststop // [] | length' "$T/$ID_A/config.json")" = 0 ]
+        run delete $ID_A
+        [ "$status" -eq 0 ]
+}
+
+@test "40 simultaneous creates of exclusive GPUs: never two holders, refusals leave no trace" {
+        tracker enable
+        tracker all exclusive
+        for i in $(seq 1 40); do
+                id=c$i
+                bundle $id $((i % 4))
+        done
+        pids=()
+        for i in $(seq 1 40); do
+                (
+                        rc=0
+                        create c$i 2>"$T/c$i.out" || rc=$?
+                        echo $rc >"$T/c$i.rc"
+                ) &
+                pids+=($!)
+        done
+        wait "${pids[@]}" # (a bare wait would also wait for bats' timeout watchdog)
+        granted=0
+        for i in $(seq 1 40); do
+                rc=$(cat "$T/c$i.rc")
+                if [ "$rc" -eq 0 ]; then
+                        granted=$((granted + 1))
+                        [ "$(holders $((i % 4)))" = c$i ]
+                        runc --root "$ROOT" state c$i >/dev/null
+                else
+                        grep -q "is exclusive and in use by container c" "$T/c$i.out"
+                        [ "$(jq --arg id c$i '[.containers[] | select(.[0] == $id)] | length' "$STATE/gpu-tracker.json")" = 0 ]
+                        ! runc --root "$ROOT" state c$i >/dev/null 2>&1
+                fi
+        done
+        [ "$granted" -eq 4 ]
+        for g in 0 1 2 3; do [ "$(holders $g | wc -l)" -eq 1 ]; done
+}
+
+@test "200 creates and deletes interleaved through the runtime: the state ends empty" {
+        tracker enable
+        tracker 2,3 exclusive
+        for w in $(seq 1 10); do
+                cp -a "$TEMPLATE" "$T/w$w"
+                rt_spec_env "$T/w$w" "AMD_VISIBLE_DEVICES=$((w % 2)),$((2 + w % 2))"
+        done
+        pids=()
+        for w in $(seq 1 10); do
+                (
+                        for k in $(seq 1 20); do
+                                id=w$w-$k
+                                shim create --bundle "$T/w$w" $id </dev/null >/dev/null 2>>"$T/w$w.err" || true
+                                shim delete --force $id >/dev/null 2>>"$T/w$w.err" || true
+                        done
+                ) &
+                pids+=($!)
+        done
+        wait "${pids[@]}"
+        [ "$(jq -c .containers "$STATE/gpu-tracker.json")" = "[]" ]
+        [ -z "$(runc --root "$ROOT" list -q)" ]
+        # the only failures were refusals of an exclusive GPU
+        ! grep -v "is exclusive and in use by container" "$T"/w*.err
+}

@@ -1,0 +1,160 @@
+/* The GPU tracker glue of the runtime: where the release hook's amd-ctk is,
+ * what the hook looks like in the spec, the runtimes' default roots. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/cleanup.h"
+#include "runtime/tracker_glue.h"
+
+struct fx {
+        char dir[64];
+        char *ctk;  /* dir/bin/amd-ctk (executable) */
+        char *self; /* dir/bin/amd-container-runtime */
+        char *link; /* dir/link -> bin/amd-container-runtime */
+};
+
+static void touch(const char *path, mode_t mode)
+{
+        int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
+        assert_true(fd >= 0);
+        close(fd);
+        chmod(path, mode);
+}
+
+static int setup(void **state)
+{
+        struct fx *f = calloc(1, sizeof(*f));
+        strcpy(f->dir, "/tmp/ctk-glue-test.XXXXXX");
+        if (mkdtemp(f->dir) == NULL)
+                return -1;
+        char *bin = NULL;
+        if (asprintf(&bin, "%s/bin", f->dir) < 0 || mkdir(bin, 0755) < 0 || asprintf(&f->ctk, "%s/amd-ctk", bin) < 0 ||
+            asprintf(&f->self, "%s/amd-container-runtime", bin) < 0 || asprintf(&f->link, "%s/link", f->dir) < 0)
+                return -1;
+        free(bin);
+        touch(f->ctk, 0755);
+        touch(f->self, 0755);
+        if (symlink("bin/amd-container-runtime", f->link) < 0)
+                return -1;
+        unsetenv("AMD_CTK_CONFIG");
+        *state = f;
+        return 0;
+}
+
+static int teardown(void **state)
+{
+        struct fx *f = *state;
+        char *cmd = NULL;
+        if (asprintf(&cmd, "rm -rf '%s'", f->dir) >= 0 && system(cmd) != 0)
+                fprintf(stderr, "cannot remove %s\n", f->dir);
+        free(cmd);
+        free(f->ctk);
+        free(f->self);
+        free(f->link);
+        free(f);
+        return 0;
+}
+
+static void test_default_runtime_root(void **state)
+{
+        (void)state;
+        assert_string_equal(rt_default_runtime_root("/usr/sbin/runc"), "/run/runc");
+        assert_string_equal(rt_default_runtime_root("runc"), "/run/runc");
+        assert_string_equal(rt_default_runtime_root("/usr/bin/crun"), "/run/crun");
+}
+
+static void test_ctk_path(void **state)
+{
+        struct fx *f = *state;
+        struct ctk_config cfg = {0};
+        /* Beside the runtime binary, through the link /proc/self/exe is. */
+        _cleanup_free_ char *p = rt_ctk_path(&cfg, f->link);
+        _cleanup_free_ char *want = realpath(f->ctk, NULL);
+        assert_non_null(p);
+        assert_string_equal(p, want);
+        /* The configured one wins; it must be an absolute executable. */
+        cfg.ctk_path = f->self;
+        _cleanup_free_ char *q = rt_ctk_path(&cfg, f->link);
+        assert_string_equal(q, f->self);
+        cfg.ctk_path = (char *)"/nonexistent/amd-ctk";
+        assert_null(rt_ctk_path(&cfg, f->link));
+        cfg.ctk_path = (char *)"amd-ctk";
+        assert_null(rt_ctk_path(&cfg, f->link));
+        chmod(f->self, 0644);
+        cfg.ctk_path = f->self;
+        assert_null(rt_ctk_path(&cfg, f->link));
+        /* Nothing beside the runtime. */
+        cfg.ctk_path = NULL;
+        unlink(f->ctk);
+        assert_null(rt_ctk_path(&cfg, f->link));
+}
+
+static json_t *hook_of(json_t *spec, size_t i)
+{
+        return json_array_get(json_object_get(json_object_get(spec, "hooks"), "poststop"), i);
+}
+
+static void test_release_hook(void **state)
+{
+        struct fx *f = *state;
+        struct ctk_config cfg = {.ctk_path = f->ctk};
+        struct rt_args a = {.id = "abc123", .command_name = "create"};
+        _cleanup_json_ json_t *spec = json_pack("{s:{s:[{s:s}]}}", "hooks", "poststop", "path", "/bin/other");
+        assert_int_equal(rt_tracker_add_release_hook(spec, &cfg, &a, NULL), 0);
+        _cleanup_free_ char *args = json_dumps(json_object_get(hook_of(spec, 1), "args"), JSON_COMPACT);
+        assert_string_equal(json_string_value(json_object_get(hook_of(spec, 0), "path")), "/bin/other");
+        assert_string_equal(json_string_value(json_object_get(hook_of(spec, 1), "path")), f->ctk);
+        assert_string_equal(args, "[\"amd-ctk\",\"gpu-tracker\",\"release\",\"abc123\"]");
+
+        /* The config file the runtime read is passed on, absolute. */
+        _cleanup_free_ char *cfg_file = NULL;
+        assert_true(asprintf(&cfg_file, "%s/config.json", f->dir) > 0);
+        touch(cfg_file, 0644);
+        char cwd[4096];
+        assert_non_null(getcwd(cwd, sizeof(cwd)));
+        assert_int_equal(chdir(f->dir), 0);
+        a.amd_config = "config.json";
+        _cleanup_json_ json_t *empty = json_object();
+        assert_int_equal(rt_tracker_add_release_hook(empty, &cfg, &a, NULL), 0);
+        assert_int_equal(chdir(cwd), 0);
+        _cleanup_free_ char *args2 = json_dumps(json_object_get(hook_of(empty, 0), "args"), JSON_COMPACT);
+        _cleanup_free_ char *want = NULL;
+        _cleanup_free_ char *real = realpath(cfg_file, NULL);
+        assert_true(asprintf(&want, "[\"amd-ctk\",\"--config\",\"%s\",\"gpu-tracker\",\"release\",\"abc123\"]", real) >
+                    0);
+        assert_string_equal(args2, want);
+
+        /* No amd-ctk: no hook (delete still releases), not an error. */
+        cfg.ctk_path = (char *)"/nonexistent/amd-ctk";
+        _cleanup_json_ json_t *none = json_object();
+        assert_int_equal(rt_tracker_add_release_hook(none, &cfg, &a, NULL), 0);
+        assert_null(json_object_get(none, "hooks"));
+
+        /* A malformed hooks member is reported. */
+        cfg.ctk_path = f->ctk;
+        _cleanup_json_ json_t *bad = json_pack("{s:[]}", "hooks");
+        struct ctk_error *err = NULL;
+        assert_int_equal(rt_tracker_add_release_hook(bad, &cfg, &a, &err), -1);
+        assert_string_equal(err->msg, "hooks is not an object");
+        ctk_error_free(err);
+}
+
+int main(void)
+{
+        const struct CMUnitTest tests[] = {
+            cmocka_unit_test(test_default_runtime_root),
+            cmocka_unit_test_setup_teardown(test_ctk_path, setup, teardown),
+            cmocka_unit_test_setup_teardown(test_release_hook, setup, teardown),
+        };
+        return cmocka_run_group_tests(tests, NULL, NULL);
+}

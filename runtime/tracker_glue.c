@@ -1,0 +1,170 @@
+#include "tracker_glue.h"
+
+#include <errno.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "core/cleanup.h"
+#include "core/log.h"
+#include "core/tracker.h"
+#include "core/tracker_reconcile.h"
+#include "lowlevel.h"
+
+static int open_tracker(const struct ctk_config *cfg, struct ctk_tracker **t, struct ctk_error **err)
+{
+        struct ctk_tracker_opts o = {.state_dir = cfg->state_dir};
+        return ctk_tracker_new(&o, t, err);
+}
+
+const char *rt_default_runtime_root(const char *runtime)
+{
+        const char *base = strrchr(runtime, '/');
+        base = base != NULL ? base + 1 : runtime;
+        return strcmp(base, "crun") == 0 ? "/run/crun" : "/run/runc";
+}
+
+int rt_tracker_reserve(const struct ctk_config *cfg, const struct rt_args *a, const char *runtime,
+                       const struct ctk_gpu_list *gpus, const struct ctk_selection *sel, bool *tracked,
+                       struct ctk_error **err)
+{
+        *tracked = false;
+        if (sel->kind != CTK_SELECT_LIST || sel->n == 0)
+                return 0;
+        if (a->id == NULL)
+                return ctk_error_set(err, EINVAL, "%s without a container id", a->command_name);
+        _cleanup_tracker_ struct ctk_tracker *t = NULL;
+        if (open_tracker(cfg, &t, err) < 0)
+                return -1;
+        struct ctk_tracker_request req = {
+            .container_id = a->id,
+            .idx = sel->idx,
+            .n = sel->n,
+            .runtime_root = a->root != NULL ? a->root : rt_default_runtime_root(runtime),
+            .pid = getpid(), /* this process becomes the runtime creating the container */
+        };
+        if (ctk_tracker_allocate(t, gpus, &req, tracked, err) < 0)
+                return -1;
+        if (*tracked)
+                ctk_log(CTK_LOG_INFO, "container %s: GPU tracker: GPUs allocated", a->id);
+        return 0;
+}
+
+void rt_tracker_release(const struct ctk_config *cfg, const char *id)
+{
+        _cleanup_error_ struct ctk_error *err = NULL;
+        _cleanup_tracker_ struct ctk_tracker *t = NULL;
+        bool released = false;
+        if (open_tracker(cfg, &t, &err) < 0 || ctk_tracker_release(t, id, &released, &err) < 0)
+                ctk_log(CTK_LOG_WARNING, "container %s: GPU tracker: release failed: %s", id, err->msg);
+        else if (released)
+                ctk_log(CTK_LOG_INFO, "container %s: GPU tracker: GPUs released", id);
+}
+
+char *rt_ctk_path(const struct ctk_config *cfg, const char *self_exe)
+{
+        _cleanup_free_ char *path = NULL;
+        if (cfg->ctk_path != NULL) {
+                path = strdup(cfg->ctk_path);
+        } else {
+                _cleanup_free_ char *self = realpath(self_exe, NULL);
+                if (self == NULL || asprintf(&path, "%s/amd-ctk", dirname(self)) < 0)
+                        path = NULL;
+        }
+        struct stat st;
+        if (path == NULL || path[0] != '/' || stat(path, &st) < 0 || !S_ISREG(st.st_mode) || access(path, X_OK) < 0)
+                return NULL;
+        return ctk_steal(&path);
+}
+
+/* The config file this runtime read, for the hook to read the same one. */
+static const char *config_path(const struct rt_args *a)
+{
+        if (a->amd_config != NULL)
+                return a->amd_config;
+        const char *env = getenv("AMD_CTK_CONFIG");
+        return env != NULL && env[0] != '\0' ? env : NULL;
+}
+
+static bool append_string(json_t *arr, const char *s)
+{
+        return json_array_append_new(arr, json_string(s)) == 0;
+}
+
+int rt_tracker_add_release_hook(json_t *spec, const struct ctk_config *cfg, const struct rt_args *a,
+                                struct ctk_error **err)
+{
+        _cleanup_free_ char *ctk = rt_ctk_path(cfg, "/proc/self/exe");
+        if (ctk == NULL) {
+                ctk_log(CTK_LOG_WARNING, "container %s: no amd-ctk for the GPU release hook (set ctk-path)", a->id);
+                return 0;
+        }
+        const char *cfg_path = config_path(a);
+        _cleanup_free_ char *abs_cfg = cfg_path != NULL ? realpath(cfg_path, NULL) : NULL;
+        json_t *hooks = json_object_get(spec, "hooks");
+        if (hooks == NULL) {
+                hooks = json_object();
+                if (hooks == NULL || json_object_set_new(spec, "hooks", hooks) < 0)
+                        return ctk_error_set(err, ENOMEM, "out of memory");
+        } else if (!json_is_object(hooks)) {
+                return ctk_error_set(err, EINVAL, "hooks is not an object");
+        }
+        json_t *post = json_object_get(hooks, "poststop");
+        if (post == NULL) {
+                post = json_array();
+                if (post == NULL || json_object_set_new(hooks, "poststop", post) < 0)
+                        return ctk_error_set(err, ENOMEM, "out of memory");
+        } else if (!json_is_array(post)) {
+                return ctk_error_set(err, EINVAL, "hooks.poststop is not an array");
+        }
+        json_t *hook = json_object(), *args = json_array();
+        bool ok = hook != NULL && args != NULL && append_string(args, "amd-ctk");
+        if (ok && abs_cfg != NULL)
+                ok = append_string(args, "--config") && append_string(args, abs_cfg);
+        ok = ok && append_string(args, "gpu-tracker") && append_string(args, "release") && append_string(args, a->id);
+        ok = ok && json_object_set_new(hook, "path", json_string(ctk)) == 0 &&
+             json_object_set_new(hook, "args", json_incref(args)) == 0 && json_array_append(post, hook) == 0;
+        json_decref(args);
+        json_decref(hook);
+        return ok ? 0 : ctk_error_set(err, ENOMEM, "out of memory");
+}
+
+/* Whether runc (or crun) still has state for the container. */
+static bool container_exists(const char *root, const char *id)
+{
+        struct ctk_tracker_container c = {.id = (char *)id, .runtime_root = (char *)root};
+        return ctk_tracker_container_presence(&c, "/proc") != CTK_CONTAINER_GONE;
+}
+
+int rt_tracker_delete(const struct ctk_config *cfg, const struct rt_args *a, const char *runtime, char *const args[],
+                      int n)
+{
+        if (a->id == NULL || a->help)
+                return -1;
+        _cleanup_error_ struct ctk_error *err = NULL;
+        _cleanup_tracker_ struct ctk_tracker *t = NULL;
+        if (open_tracker(cfg, &t, &err) < 0 || !ctk_tracker_is_tracked(t, a->id))
+                return -1; /* disabled, or no GPUs recorded for it: plain exec */
+        pid_t child = fork();
+        if (child < 0)
+                return -1;
+        if (child == 0) {
+                rt_lowlevel_exec(runtime, args, n, &err);
+                fprintf(stderr, "amd-container-runtime: %s\n", err != NULL ? err->msg : "cannot execute");
+                _exit(127);
+        }
+        int status;
+        while (waitpid(child, &status, 0) < 0)
+                if (errno != EINTR)
+                        return 1;
+        const char *root = a->root != NULL ? a->root : rt_default_runtime_root(runtime);
+        if (!container_exists(root, a->id))
+                rt_tracker_release(cfg, a->id);
+        if (WIFEXITED(status))
+                return WEXITSTATUS(status);
+        return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : 1;
+}
