@@ -44,6 +44,39 @@ ctk_all() {
         ! grep -q " $FAKEFS_MNT " /proc/self/mountinfo
 }
 
+@test "--foreground: SIGINT stops the server (also as a background job, where the shell ignores SIGINT)" {
+        mnt="$TMP/mnt"
+        mkdir "$mnt"
+        echo "$mnt" >>"$(fakefs_list)"
+        "$FAKEFS_BIN" mount "$FAKEFS_PROFILES/seed-4xmi210.json" "$mnt" --foreground --pidfile "$mnt.pid" &
+        pid=$!
+        for i in $(seq 100); do fakefs_is_mounted "$mnt" && break; sleep 0.1; done
+        fakefs_is_mounted "$mnt"
+        [ "$(cat "$mnt.pid")" = "$pid" ]
+        kill -INT "$pid"
+        fakefs_wait_gone "$pid" # fails after 10 s instead of hanging
+        status=0
+        wait "$pid" || status=$?
+        [ "$status" -eq 0 ]
+        ! fakefs_is_mounted "$mnt"
+}
+
+@test "the tree refuses to be changed: create, mkdir, remove, rename, chmod" {
+        fakefs_mount "$FAKEFS_PROFILES/seed-4xmi210.json"
+        run bash -c "echo x > '$FAKEFS_MNT/sys/new'"
+        [[ "$output" == *"Permission denied"* ]]
+        run mkdir "$FAKEFS_MNT/sys/d"
+        [ "$status" -ne 0 ]
+        run rm "$FAKEFS_MNT/dev/kfd"
+        [ "$status" -ne 0 ]
+        run mv "$FAKEFS_MNT/dev/kfd" "$FAKEFS_MNT/dev/kfd2"
+        [ "$status" -ne 0 ]
+        run chmod 0666 "$FAKEFS_MNT/dev/kfd"
+        [ "$status" -ne 0 ]
+        [ "$(stat -c '%a' "$FAKEFS_MNT/dev/kfd")" = "660" ]
+        [ -z "$(ls "$FAKEFS_MNT/sys" | grep -v -x -e bus -e class -e devices -e module)" ]
+}
+
 @test "SIGKILL of the server: the teardown leaves no mount" {
         fakefs_mount "$FAKEFS_PROFILES/seed-4xmi210.json"
         kill -KILL "$FAKEFS_PID"

@@ -341,6 +341,59 @@ static int fakefs_truncate(const char *path, off_t size, struct fuse_file_info *
         return n->write_kind != CTK_FAKEFS_WRITE_NONE ? 0 : -EACCES;
 }
 
+/* The tree is read-only apart from the partition files and the control
+ * file: creating, removing, renaming or changing owners is refused. */
+static int fakefs_create(const char *path, mode_t mode, struct fuse_file_info *fi)
+{
+        (void)path;
+        (void)mode;
+        (void)fi;
+        return -EACCES;
+}
+
+static int fakefs_mkdir(const char *path, mode_t mode)
+{
+        (void)path;
+        (void)mode;
+        return -EACCES;
+}
+
+static int fakefs_remove(const char *path)
+{
+        (void)path;
+        return -EACCES;
+}
+
+static int fakefs_link(const char *from, const char *to)
+{
+        (void)from;
+        (void)to;
+        return -EACCES;
+}
+
+static int fakefs_rename(const char *from, const char *to, unsigned int flags)
+{
+        (void)flags;
+        return fakefs_link(from, to);
+}
+
+static int fakefs_chmod(const char *path, mode_t mode, struct fuse_file_info *fi)
+{
+        (void)path;
+        (void)mode;
+        (void)fi;
+        return -EPERM;
+}
+
+static int fakefs_chown(const char *path, uid_t uid, gid_t gid, struct fuse_file_info *fi)
+{
+        (void)path;
+        (void)uid;
+        (void)gid;
+        (void)fi;
+        return -EPERM;
+}
+
 static int fakefs_statfs(const char *path, struct statvfs *st)
 {
         (void)path;
@@ -376,4 +429,13 @@ const struct fuse_operations fakefs_fuse_ops = {
     .truncate = fakefs_truncate,
     .release = fakefs_release,
     .statfs = fakefs_statfs,
+    .create = fakefs_create,
+    .mkdir = fakefs_mkdir,
+    .unlink = fakefs_remove,
+    .rmdir = fakefs_remove,
+    .symlink = fakefs_link,
+    .link = fakefs_link,
+    .rename = fakefs_rename,
+    .chmod = fakefs_chmod,
+    .chown = fakefs_chown,
 };

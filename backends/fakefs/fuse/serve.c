@@ -58,6 +58,11 @@ static int mount_fs(struct fakefs_fs *data, const char *mountpoint, struct fuse 
 static int run_loop(struct fuse *f)
 {
         struct fuse_session *se = fuse_get_session(f);
+        /* libfuse leaves ignored signals alone, and a shell starts background
+         * jobs with SIGINT ignored: the server must stop on these anyway. */
+        signal(SIGINT, SIG_DFL);
+        signal(SIGTERM, SIG_DFL);
+        signal(SIGHUP, SIG_DFL);
         if (fuse_set_signal_handlers(se) != 0)
                 return -1;
         struct fuse_loop_config *cfg = fuse_loop_cfg_create();
@@ -72,7 +77,7 @@ static int run_loop(struct fuse *f)
         fuse_remove_signal_handlers(se);
         fuse_unmount(f);
         fuse_destroy(f);
-        return rc == 0 ? 0 : -1;
+        return rc < 0 ? -1 : 0; /* > 0: ended by that signal, a clean stop */
 }
 
 static void detach_stdio(void)
