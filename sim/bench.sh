@@ -67,6 +67,7 @@ cleanup() {
 trap cleanup EXIT
 
 b=$tmp/bundle
+export RT_STATE_DIR=$tmp/amd-state
 rt_bundle "$b" true
 cp "$b/config.json" "$tmp/spec-plain.json"
 
