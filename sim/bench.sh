@@ -67,6 +67,7 @@ cleanup() {
 trap cleanup EXIT
 
 b=$tmp/bundle
+export RT_STATE_DIR=$tmp/amd-state
 rt_bundle "$b" true
 cp "$b/config.json" "$tmp/spec-plain.json"
 
@@ -97,19 +98,25 @@ declare -A samples
 
 # sample KEY SPEC CONFIG CMD...: one create+delete (or one call of CMD for
 # /bin/true runs) with SPEC restored first; appends microseconds to KEY.
+failures=0
+seq_id=0
 sample() {
-        local key=$1 spec=$2 cfg=$3 t0 t1
+        local key=$1 spec=$2 cfg=$3 t0 t1 id rc=0
         shift 3
+        seq_id=$((seq_id + 1))
+        id=bench-$seq_id # a fresh id: a busy machine may leave a cgroup behind for a moment
         cp "$spec" "$b/config.json"
         t0=$EPOCHREALTIME
         if [ "$1" = "--true" ]; then
                 shift
-                AMD_CTK_CONFIG=$cfg "$@" create --bundle "$b" bench >/dev/null
+                AMD_CTK_CONFIG=$cfg "$@" create --bundle "$b" "$id" >/dev/null 2>>"$tmp/errors" || rc=1
         else
-                AMD_CTK_CONFIG=$cfg "$@" --root "$state" create --bundle "$b" bench >/dev/null
-                AMD_CTK_CONFIG=$cfg "$@" --root "$state" delete bench >/dev/null
+                AMD_CTK_CONFIG=$cfg "$@" --root "$state" create --bundle "$b" "$id" >/dev/null 2>>"$tmp/errors" ||
+                        rc=1
+                AMD_CTK_CONFIG=$cfg "$@" --root "$state" delete "$id" >/dev/null 2>>"$tmp/errors" || rc=1
         fi
         t1=$EPOCHREALTIME
+        failures=$((failures + rc))
         samples[$key]+="$((${t1/./} - ${t0/./})) "
 }
 
@@ -170,6 +177,10 @@ verdict() { if [ "$1" -lt "$2" ]; then echo met; else echo missed; fi; }
 echo "targets (median added, create + delete): 63 partitions under 2 ms: $(verdict "$added_cpx" 2000)," \
         "pass-through under 0.5 ms: $(verdict "$added_pass" 500)"
 echo "measured on $(uname -srm), $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg), $(date -u +%Y-%m-%d)"
+if [ "$failures" -gt 0 ]; then
+        echo "warning: $failures timed calls failed; the last errors:"
+        tail -n 5 "$tmp/errors"
+fi
 if awk -v n="$(nproc)" '{ exit !($1 > n) }' /proc/loadavg; then
         echo "note: the machine was busy (load average above the CPU count): wall times are noisy"
 fi
