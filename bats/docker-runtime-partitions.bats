@@ -11,7 +11,10 @@ load helpers/docker_gpu
 setup_file() { gpu_docker_start mi300x-cpx-x8; }
 teardown_file() { gpu_docker_stop; }
 setup() { gpu_docker_baseline; }
-teardown() { gpu_docker_after_test; }
+teardown() {
+        gpu_docker_after_test
+        fuse_host_down
+}
 
 # mi300x-cpx-x8.json: GPU k (PCI 05, 27, 47, 65, 85, a5, c5, e5:00.0) has
 # card_minor 8k and render_minor 128+8k; its partitions p = 0..7 (0..6 for
@@ -23,6 +26,24 @@ gpu_minors() {
                 return 1
         }
         echo "$1" "$((128 + $1))"
+}
+
+# fuse_host_up PROFILE: serves PROFILE over FUSE (amd-ctk-fakefs mount) in a
+# fresh directory FUSE_HOST and points the runtime at it (root).
+fuse_host_up() {
+        FUSE_HOST=$(ctk_tmpdir fuse)
+        amd-ctk-fakefs mount "$1" "$FUSE_HOST" --pidfile "$FUSE_HOST.pid"
+        toolkit_config root "$FUSE_HOST"
+}
+
+fuse_host_down() {
+        [ -n "${FUSE_HOST:-}" ] || return 0
+        amd-ctk-fakefs umount "$FUSE_HOST" 2>/dev/null || true
+        ctk_rm_tmpdir "$FUSE_HOST"
+        if [ -e "$FUSE_HOST.pid" ]; then # the server ends when unmounted; make sure
+                kill "$(cat "$FUSE_HOST.pid")" 2>/dev/null || true
+                rm -f "$FUSE_HOST.pid"
+        fi
 }
 
 @test "AMD_VISIBLE_DEVICES=all: all 63 partitions (63 card + 63 render nodes) and /dev/kfd" {
@@ -74,4 +95,30 @@ gpu_minors() {
         assert_gpus
         ok docker run --rm --runtime=amd -e AMD_VISIBLE_DEVICES=none rocm/rocm-terminal rocm-smi
         assert_gpus
+}
+
+@test "a live host over FUSE: repartitioning between two docker runs, then a hot-unplugged GPU" {
+        amd-ctk-fakefs mount --help >/dev/null 2>&1 || skip "amd-ctk-fakefs mount (FUSE) is not built"
+        fuse_host_up "$PROFILES/mi300x-spx-x8.json"
+        # 8 MI300X in SPX: GPU k is card 8k, renderD 128+8k
+        gpu_minors() { echo "$((8 * $1))" "$((128 + 8 * $1))"; }
+        ok docker run --rm --runtime=amd -e AMD_VISIBLE_DEVICES=all rocm/rocm-terminal rocm-smi
+        assert_gpus 0 1 2 3 4 5 6 7
+        # GPU 0 (0000:05:00.0) to CPX: 8 partitions, indices 0-7; the others follow as 8-14
+        echo CPX >"$FUSE_HOST/sys/bus/pci/devices/0000:05:00.0/current_compute_partition"
+        gpu_minors() {
+                if [ "$1" -lt 8 ]; then echo "$1" "$((128 + $1))"; else
+                        echo "$((8 * ($1 - 7)))" "$((128 + 8 * ($1 - 7)))"
+                fi
+        }
+        ok docker run --rm --runtime=amd -e AMD_VISIBLE_DEVICES=all rocm/rocm-terminal rocm-smi
+        assert_gpus $(seq 0 14)
+        ok docker run --rm --runtime=amd -e AMD_VISIBLE_DEVICES=0-3,5,8 rocm/rocm-terminal rocm-smi
+        assert_gpus 0 1 2 3 5 8
+        # the last GPU (0000:e5:00.0, index 14) goes away
+        echo "unplug 0000:e5:00.0" >"$FUSE_HOST/.fakefs/ctl"
+        fails_with "AMD_VISIBLE_DEVICES: GPU 14 does not exist (this host has GPUs 0-13)" \
+                docker run --rm --runtime=amd -e AMD_VISIBLE_DEVICES=14 rocm/rocm-terminal rocm-smi
+        ok docker run --rm --runtime=amd -e AMD_VISIBLE_DEVICES=all rocm/rocm-terminal rocm-smi
+        assert_gpus $(seq 0 13)
 }

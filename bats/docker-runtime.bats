@@ -8,7 +8,7 @@
 # machine's dockerd is 20.10, which has no CDI support; a newer docker CLI
 # turns the CDI name into a device request with driver "cdi", which the old
 # daemon refuses (the last test shows it). Our CDI specs are consumed by a
-# real CDI client in the podman CDI tests.
+# real CDI client in bats/cdi-podman.bats.
 
 load helpers/common
 load helpers/dockerd
@@ -249,7 +249,7 @@ readme_uuid_profile() {
                 docker run --rm --runtime=amd -e AMD_VISIBLE_DEVICES=0 rocm/rocm-terminal rocm-smi
         [ "$status" -eq 125 ]
         toolkit_config profile /nonexistent/host.json
-        fails_with "amd-container-runtime: GPUs were requested: cannot open profile /nonexistent/host.json" \
+        fails_with "amd-container-runtime: cannot provide the requested GPUs: cannot open profile /nonexistent/host.json" \
                 docker run --rm --runtime=amd -e AMD_VISIBLE_DEVICES=0 rocm/rocm-terminal rocm-smi
         # without a GPU request the profile is not even opened
         ok docker run --rm --runtime=amd rocm/rocm-terminal rocm-smi
@@ -259,7 +259,7 @@ readme_uuid_profile() {
 @test "CDI via docker: this dockerd (20.10) has no CDI; the README's --device amd.com/gpu=all is refused" {
         api=$(docker version --format '{{.Server.APIVersion}}')
         if [ "$(printf '%s\n' "$api" 1.44 | sort -V | head -n 1)" = 1.44 ]; then
-                skip "dockerd API $api supports CDI; CDI is tested with podman"
+                skip "dockerd API $api supports CDI; CDI is tested with podman (bats/cdi-podman.bats)"
         fi
         fails_with 'could not select device driver "cdi"' \
                 docker run --rm --device amd.com/gpu=all rocm/rocm-terminal rocm-smi

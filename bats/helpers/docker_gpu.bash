@@ -96,6 +96,7 @@ gpu_docker_after_test() {
         fi
         local ids
         ids=$(docker ps -aq) || return 1
+        # shellcheck disable=SC2086 # one id per word
         [ -z "$ids" ] || docker rm -f $ids >/dev/null
 }
 
@@ -154,7 +155,9 @@ assert_gpus() {
                 printf '%s\n' "$output"
                 return 1
         fi
-        local summary="GPU render nodes: $n   card nodes: $n   /dev/kfd: $([ "$n" -gt 0 ] && echo yes || echo no)"
+        local kfd=no
+        [ "$n" -eq 0 ] || kfd=yes
+        local summary="GPU render nodes: $n   card nodes: $n   /dev/kfd: $kfd"
         [[ "$output" == *"$summary"* ]] || {
                 echo "rocm-smi summary is not: $summary"
                 printf '%s\n' "$output"

@@ -62,6 +62,7 @@ docker_demo_remove() {
         ids=$(docker ps -aq)
         if [ -n "$ids" ]; then # a restart would wait 10 s for each running bash to stop
                 demo_say "(removing the containers left by the previous sections first)"
+                # shellcheck disable=SC2086 # one id per word
                 docker rm -f $ids >/dev/null
         fi
         demo_run amd-ctk runtime configure --runtime=docker --remove --config-path "$DOCKERD_CONFIG" || return 0
