@@ -47,13 +47,40 @@ EOF
         grep -qxF -- '--root DIR  read \esys below DIR' "$page"
         grep -qxF '\&.starts with a dot' "$page"
         grep -qxF "\\&'quoted' once unindented" "$page"
-        grep -qxF '.BR amd-ctk-gpu-tracker-enable (1),' "$page"
+        # SEE ALSO: top-level pages, parent, subcommands
+        [ "$(sed -n '/^.SH SEE ALSO/,$p' "$page")" = "$(printf '%s\n' '.SH SEE ALSO' \
+                '.BR amd-container-runtime (1),' '.BR amd-ctk-fakefs (1),' '.BR amd-ctk-gpu-tracker (1),' \
+                '.BR amd-ctk-version (1)')" ]
+        [ "$(sed -n '/^.SH SEE ALSO/,$p' "$BATS_TEST_TMPDIR/man/amd-ctk-gpu-tracker-enable.1")" = \
+                "$(printf '%s\n' '.SH SEE ALSO' '.BR amd-container-runtime (1),' '.BR amd-ctk (1),' \
+                        '.BR amd-ctk-fakefs (1),' '.BR amd-ctk-gpu-tracker (1)')" ]
         grep -qx 'amd-ctk-gpu-tracker-enable \\- Enable the GPU Tracker' \
                 "$BATS_TEST_TMPDIR/man/amd-ctk-gpu-tracker-enable.1"
         for p in "$BATS_TEST_TMPDIR"/man/*.1; do
                 [ -z "$(groff -man -Tutf8 -ww -z "$p" 2>&1)" ]
                 lexgrog "$p" >/dev/null
         done
+}
+
+@test "gen-man: 'Usage:' and 'Commands:' style help becomes SYNOPSIS and COMMANDS, with subcommand pages" {
+        make_fake_bin "$BATS_TEST_TMPDIR/bin"
+        cat >"$BATS_TEST_TMPDIR/bin/amd-ctk-fakefs" <<'EOF'
+#!/bin/sh
+case "$*" in
+--help) printf '%s\n' 'Usage: amd-ctk-fakefs COMMAND' '' 'Commands:' '   mount   serve a profile over FUSE' \
+        '' 'Profiles are JSON.' ;;
+"mount --help") printf '%s\n' 'Usage: amd-ctk-fakefs mount PROFILE DIR' 'Serves PROFILE below DIR.' ;;
+esac
+EOF
+        sh "$CTK_REPO/sim/gen-man.sh" "$BATS_TEST_TMPDIR/bin" "$BATS_TEST_TMPDIR/man"
+        [ "$(sed -n '/^.SH SYNOPSIS/,/^.SH SEE/p' "$BATS_TEST_TMPDIR/man/amd-ctk-fakefs.1")" = "$(printf '%s\n' \
+                '.SH SYNOPSIS' '.nf' 'amd-ctk-fakefs COMMAND' '.fi' '.SH COMMANDS' '.nf' \
+                'mount   serve a profile over FUSE' '' 'Profiles are JSON.' '.fi' '.SH SEE ALSO')" ]
+        page=$BATS_TEST_TMPDIR/man/amd-ctk-fakefs-mount.1
+        grep -qx 'amd-ctk-fakefs-mount \\- serve a profile over FUSE' "$page"
+        [ "$(sed -n '/^.SH SYNOPSIS/,/^.SH SEE/p' "$page")" = "$(printf '%s\n' \
+                '.SH SYNOPSIS' '.nf' 'amd-ctk-fakefs mount PROFILE DIR' 'Serves PROFILE below DIR.' '.fi' '.SH SEE ALSO')" ]
+        [ -z "$(groff -man -Tutf8 -ww -z "$page" 2>&1)" ]
 }
 
 @test "gen-man: a runtime that passes --help to runc gets our page plus runc's help" {

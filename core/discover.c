@@ -352,7 +352,7 @@ static int discover(struct ctk_backend *b, const struct ctk_kfd_topology *topo, 
         return 0;
 }
 
-int ctk_discover_gpus(struct ctk_backend *b, struct ctk_gpu_list *out, struct ctk_error **err)
+static int discover_once(struct ctk_backend *b, struct ctk_gpu_list *out, struct ctk_error **err)
 {
         *out = (struct ctk_gpu_list){0};
         if (check_driver(b, err) < 0)
@@ -369,4 +369,48 @@ int ctk_discover_gpus(struct ctk_backend *b, struct ctk_gpu_list *out, struct ct
         groups_clear(&g);
         ctk_kfd_topology_clear(&topo);
         return rc;
+}
+
+#define GENERATION_FILE "/sys/class/kfd/kfd/topology/generation_id"
+#define MAX_ATTEMPTS    100
+
+/* The KFD topology generation; 0 when it cannot be read. */
+static uint64_t generation(struct ctk_backend *b)
+{
+        _cleanup_error_ struct ctk_error *e = NULL;
+        _cleanup_free_ char *s = NULL;
+        size_t len = 0;
+        uint64_t v = 0;
+        if (ctk_read_file(b, GENERATION_FILE, &s, &len, &e) < 0)
+                return 0;
+        while (len > 0 && (s[len - 1] == '\n' || s[len - 1] == '\r'))
+                len--;
+        if (ctk_parse_u64_dec(s, len, UINT64_MAX, &v) < 0)
+                return 0;
+        return v;
+}
+
+/* The driver bumps the KFD generation_id whenever the topology changes (a
+ * repartition, a hot-unplug); a discovery that saw the generation change
+ * may have mixed files of both topologies, so it is repeated (like the
+ * ROCm runtime does). */
+int ctk_discover_gpus(struct ctk_backend *b, struct ctk_gpu_list *out, struct ctk_error **err)
+{
+        for (int attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+                uint64_t before = generation(b);
+                struct ctk_error *e = NULL;
+                int rc = discover_once(b, out, &e);
+                if (generation(b) == before) {
+                        if (rc < 0 && err != NULL && *err == NULL)
+                                *err = ctk_steal(&e);
+                        ctk_error_free(e);
+                        return rc;
+                }
+                ctk_error_free(e);
+                ctk_gpu_list_clear(out);
+        }
+        return ctk_error_set(err, EAGAIN,
+                             "the KFD topology changed during each of %d discoveries (" GENERATION_FILE
+                             " kept changing); is a GPU being repartitioned or reset in a loop?",
+                             MAX_ATTEMPTS);
 }

@@ -1,5 +1,7 @@
 #include "oci_spec.h"
 
+#include "json_compact.h"
+
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,10 +23,10 @@ int ctk_oci_spec_parse(const char *data, size_t len, const char *name, json_t **
 
 char *ctk_oci_spec_encode(const json_t *spec, size_t *len)
 {
-        char *s = json_dumps(spec, JSON_COMPACT | JSON_PRESERVE_ORDER);
+        size_t n;
+        char *s = ctk_json_compact(spec, &n);
         if (s == NULL)
                 return NULL;
-        size_t n = strlen(s);
         char *t = realloc(s, n + 2);
         if (t == NULL) {
                 free(s);

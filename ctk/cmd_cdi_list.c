@@ -67,8 +67,9 @@ static void print_gpus_text(const struct ctk_gpu_list *gpus)
 
 static json_t *device_json(const char *name, const struct ctk_gpu *g, const struct ctk_gpu_list *all)
 {
-        char qualified[256];
-        snprintf(qualified, sizeof(qualified), "%s/%s=%s", CTK_CDI_DEFAULT_VENDOR, CTK_CDI_DEFAULT_CLASS, name);
+        _cleanup_free_ char *qualified = NULL;
+        if (asprintf(&qualified, "%s/%s=%s", CTK_CDI_DEFAULT_VENDOR, CTK_CDI_DEFAULT_CLASS, name) < 0)
+                return NULL;
         json_t *nodes = json_array();
         for (size_t i = 0; nodes != NULL && i < all->n; i++)
                 if (g == NULL || g == &all->v[i])

@@ -170,3 +170,6 @@ verdict() { if [ "$1" -lt "$2" ]; then echo met; else echo missed; fi; }
 echo "targets (median added, create + delete): 63 partitions under 2 ms: $(verdict "$added_cpx" 2000)," \
         "pass-through under 0.5 ms: $(verdict "$added_pass" 500)"
 echo "measured on $(uname -srm), $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg), $(date -u +%Y-%m-%d)"
+if awk -v n="$(nproc)" '{ exit !($1 > n) }' /proc/loadavg; then
+        echo "note: the machine was busy (load average above the CPU count): wall times are noisy"
+fi

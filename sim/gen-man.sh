@@ -32,20 +32,23 @@ roff_escape() {
 }
 
 # help_to_roff NAME DESCRIPTION: --help text on stdin -> page on stdout.
-# "SECTION:" lines become .SH; each section's text stays preformatted.
+# "SECTION:" / "Section:" lines become .SH (NAME is replaced by ours), a first
+# "Usage: ..." line becomes SYNOPSIS, text before any header DESCRIPTION;
+# each section's text stays preformatted.
 help_to_roff() {
         printf '.TH %s 1 "%s" "amd-container-toolkit %s" "User Commands"\n' \
                 "$(echo "$1" | tr '[:lower:]' '[:upper:]')" "$DATE" "$VERSION"
         printf '.SH NAME\n%s \\- %s\n' "$1" "$(printf '%s\n' "$2" | roff_escape)"
         roff_escape | awk '
-                /^[A-Z][A-Z ]*:$/ {
+                function header(name) {
                         if (open) print ".fi"
-                        open = 0; blank = 0
-                        name = substr($0, 1, length($0) - 1)
+                        open = 0; blank = 0; section = name
                         skip = (name == "NAME")
                         if (!skip) print ".SH " name
-                        next
                 }
+                NR == 1 && /^Usage: / { header("SYNOPSIS"); sub(/^Usage: +/, "   ") }
+                /^[A-Z][A-Za-z ]*:$/ { header(toupper(substr($0, 1, length($0) - 1))); next }
+                section == "" && !/^[ \t]*$/ { header("DESCRIPTION") }
                 skip { next }
                 /^[ \t]*$/ { blank++; next }
                 !open { print ".nf"; open = 1; blank = 0 }
@@ -75,7 +78,7 @@ page() {
         printf '%s\n' "$help" | help_to_roff "$name" "$desc" >"$MANDIR/$name.1.tmp"
         mv "$MANDIR/$name.1.tmp" "$MANDIR/$name.1"
         chmod 0644 "$MANDIR/$name.1"
-        echo "$name" >>"$LIST"
+        printf '%s %s\n' "$name" "${PARENT:--}" >>"$LIST"
 }
 
 # The runtime is a shim: its --help is the low-level runtime's (runc's) help.
@@ -100,14 +103,14 @@ runtime_page() {
         } >"$MANDIR/amd-container-runtime.1.tmp"
         mv "$MANDIR/amd-container-runtime.1.tmp" "$MANDIR/amd-container-runtime.1"
         chmod 0644 "$MANDIR/amd-container-runtime.1"
-        echo amd-container-runtime >>"$LIST"
+        echo "amd-container-runtime -" >>"$LIST"
 }
 
 # commands HELP_TEXT: "name<TAB>summary" for each entry of its COMMANDS
 # section ("   name, alias   summary"); the help command is left out.
 commands() {
         printf '%s\n' "$1" | awk '
-                /^[A-Z][A-Z ]*:$/ { in_cmds = ($0 == "COMMANDS:"); next }
+                /^[A-Z][A-Za-z ]*:$/ { in_cmds = (toupper($0) == "COMMANDS:"); next }
                 in_cmds && /^ +[a-z]/ {
                         name = $1; sub(/,$/, "", name)
                         if (name == "help") next
@@ -116,32 +119,33 @@ commands() {
                 }'
 }
 
-page amd-ctk "configure the AMD Container Toolkit" "$BINDIR/amd-ctk"
-top=$("$BINDIR/amd-ctk" --help 2>&1) || true
-tab=$(printf '\t')
-commands "$top" | while IFS="$tab" read -r cmd summary; do
-        page "amd-ctk-$cmd" "${summary:-amd-ctk $cmd}" "$BINDIR/amd-ctk" "$cmd"
-        sub=$("$BINDIR/amd-ctk" "$cmd" --help 2>&1) || true
-        commands "$sub" | while IFS="$tab" read -r subcmd subsummary; do
-                page "amd-ctk-$cmd-$subcmd" "${subsummary:-amd-ctk $cmd $subcmd}" "$BINDIR/amd-ctk" "$cmd" "$subcmd"
+# tree NAME DESCRIPTION DEPTH CMD...: the page of CMD, then (DEPTH levels
+# down) one page per command its help lists: NAME-COMMAND.1.
+tree() {
+        local name="$1" desc="$2" depth="$3" tab PARENT="${PARENT:--}"
+        shift 3
+        page "$name" "$desc" "$@"
+        [ "$depth" -gt 0 ] || return 0
+        PARENT=$name
+        tab=$(printf '\t')
+        commands "$("$@" --help 2>&1 || true)" | while IFS="$tab" read -r cmd summary; do
+                tree "$name-$cmd" "${summary:-$name $cmd}" $((depth - 1)) "$@" "$cmd"
         done
-done
-runtime_page
-page amd-ctk-fakefs "serve a simulated GPU host (sysfs and /dev) from a JSON profile" "$BINDIR/amd-ctk-fakefs"
+}
 
-# SEE ALSO on every page: all the others.
-all=$(sort -u "$LIST")
-for p in $all; do
+tree amd-ctk "configure the AMD Container Toolkit" 2 "$BINDIR/amd-ctk"
+runtime_page
+tree amd-ctk-fakefs "serve a simulated GPU host (sysfs and /dev) from a JSON profile" 1 "$BINDIR/amd-ctk-fakefs"
+
+# SEE ALSO: the top-level pages, the page's parent and its subcommands.
+related() {
+        awk -v p="$1" 'NR == FNR { if ($1 == p) parent = $2; next }
+                $1 != p && ($2 == "-" || $2 == p || $1 == parent) { print $1 }' "$LIST" "$LIST" | sort -u
+}
+for p in $(cut -d' ' -f1 "$LIST"); do
         {
                 echo ".SH SEE ALSO"
-                first=1
-                for q in $all; do
-                        [ "$q" != "$p" ] || continue
-                        [ $first = 1 ] || printf ',\n'
-                        printf '.BR %s (1)' "$q"
-                        first=0
-                done
-                echo
+                related "$p" | sed -e 's/^/.BR /' -e 's/$/ (1),/' -e '$s/,$//'
         } >>"$MANDIR/$p.1"
 done
-echo "gen-man: $(printf '%s\n' "$all" | wc -l) pages in $MANDIR"
+echo "gen-man: $(wc -l <"$LIST") pages in $MANDIR"

@@ -195,7 +195,9 @@ int ctk_resolve_open(int rootfd, const char *path, int flags, enum ctk_resolve_m
                 while (*rel == '/')
                         rel++;
                 int fd = try_openat2(rootfd, *rel != '\0' ? rel : ".", flags);
-                if (fd != -ENOSYS && fd != -EPERM)
+                /* EAGAIN: renames kept racing with the lookup (a FUSE mount
+                 * whose dentries are invalidated all the time): walk instead */
+                if (fd != -ENOSYS && fd != -EPERM && fd != -EAGAIN)
                         return fd;
                 if (fd == -ENOSYS) /* no openat2 here (old kernel or seccomp filter) */
                         *mode = CTK_RESOLVE_MANUAL;

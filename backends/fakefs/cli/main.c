@@ -8,6 +8,8 @@
 static const struct fakefs_cmd *const commands[] = {
     &fakefs_cmd_materialize,
     &fakefs_cmd_import_kfd,
+    &fakefs_cmd_mount,
+    &fakefs_cmd_umount,
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 

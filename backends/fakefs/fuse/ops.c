@@ -1,0 +1,379 @@
+#include "ops.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <sys/sysmacros.h>
+
+#include "core/cleanup.h"
+
+/* What an open file or directory holds: a snapshot of the tree (so reads
+ * of one open file are consistent) or the control file's text. */
+struct handle {
+        struct ctk_fakefs_tree *tree;
+        const struct ctk_fakefs_node *node;
+        bool ctl;
+        char *text; /* ctl contents at open */
+        size_t len;
+};
+
+static struct fakefs_fs *fs(void)
+{
+        return fuse_get_context()->private_data;
+}
+
+static void sleep_ms(unsigned int ms)
+{
+        struct timespec ts = {.tv_sec = ms / 1000, .tv_nsec = (long)(ms % 1000) * 1000000L};
+        while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+                ;
+}
+
+/* Applies the fault rules of path; returns 0 or a negative errno. */
+static int faults(const char *path, bool content)
+{
+        unsigned int delay;
+        int rc = ctk_fakefs_faults_check(fs()->faults, path, content, &delay);
+        if (delay > 0)
+                sleep_ms(delay);
+        return -rc;
+}
+
+static bool is_ctl(const char *path)
+{
+        return strcmp(path, FAKEFS_CTL) == 0;
+}
+static bool is_ctl_dir(const char *path)
+{
+        return strcmp(path, FAKEFS_CTL_DIR) == 0;
+}
+
+static void fill_stat(const struct ctk_fakefs_node *n, struct stat *st)
+{
+        memset(st, 0, sizeof(*st));
+        st->st_mode = n->mode & 07777;
+        st->st_uid = n->uid;
+        st->st_gid = n->gid;
+        st->st_nlink = 1;
+        switch (n->type) {
+        case CTK_NODE_DIR:
+                st->st_mode |= S_IFDIR;
+                st->st_nlink = 2;
+                for (size_t i = 0; i < n->nkids; i++)
+                        st->st_nlink += n->kids[i]->type == CTK_NODE_DIR;
+                break;
+        case CTK_NODE_LINK:
+                st->st_mode |= S_IFLNK;
+                st->st_size = (off_t)n->len;
+                break;
+        case CTK_NODE_CHR:
+                st->st_mode |= S_IFCHR;
+                st->st_rdev = makedev(n->major, n->minor);
+                break;
+        default:
+                st->st_mode |= S_IFREG;
+                st->st_size = (off_t)n->len;
+                break;
+        }
+        st->st_blksize = 4096;
+        st->st_blocks = (st->st_size + 511) / 512;
+        st->st_atime = st->st_mtime = st->st_ctime = fs()->start;
+}
+
+/* Looks path up in a new snapshot (kept in *tree on success). */
+static int lookup(const char *path, struct ctk_fakefs_tree **tree, const struct ctk_fakefs_node **n)
+{
+        struct ctk_fakefs_tree *t = ctk_fakefs_host_snapshot(fs()->host);
+        int rc = ctk_fakefs_tree_lookup(t, path, false, n);
+        if (rc < 0) {
+                ctk_fakefs_tree_unref(t);
+                return rc;
+        }
+        *tree = t;
+        return 0;
+}
+
+static int fakefs_getattr(const char *path, struct stat *st, struct fuse_file_info *fi)
+{
+        (void)fi;
+        if (is_ctl_dir(path) || is_ctl(path)) {
+                memset(st, 0, sizeof(*st));
+                st->st_mode = is_ctl(path) ? S_IFREG | 0644 : S_IFDIR | 0755;
+                st->st_nlink = is_ctl(path) ? 1 : 2;
+                if (is_ctl(path)) {
+                        _cleanup_free_ char *text = ctk_fakefs_faults_list(fs()->faults);
+                        st->st_size = text != NULL ? (off_t)strlen(text) : 0;
+                }
+                st->st_atime = st->st_mtime = st->st_ctime = fs()->start;
+                return 0;
+        }
+        int rc = faults(path, false);
+        if (rc < 0)
+                return rc;
+        _cleanup_fakefs_tree_ struct ctk_fakefs_tree *t = NULL;
+        const struct ctk_fakefs_node *n;
+        if ((rc = lookup(path, &t, &n)) < 0)
+                return rc;
+        fill_stat(n, st);
+        if (strcmp(path, "/") == 0)
+                st->st_nlink++; /* .fakefs */
+        return 0;
+}
+
+static int fakefs_readlink(const char *path, char *buf, size_t size)
+{
+        int rc = faults(path, true);
+        if (rc < 0)
+                return rc;
+        _cleanup_fakefs_tree_ struct ctk_fakefs_tree *t = NULL;
+        const struct ctk_fakefs_node *n;
+        if ((rc = lookup(path, &t, &n)) < 0)
+                return rc;
+        if (n->type != CTK_NODE_LINK)
+                return -EINVAL;
+        if (size == 0)
+                return -EINVAL;
+        snprintf(buf, size, "%s", n->data);
+        return 0;
+}
+
+static int new_handle(struct fuse_file_info *fi, struct handle **out)
+{
+        struct handle *h = calloc(1, sizeof(*h));
+        if (h == NULL)
+                return -ENOMEM;
+        fi->fh = (uint64_t)(uintptr_t)h;
+        *out = h;
+        return 0;
+}
+
+static struct handle *handle_of(struct fuse_file_info *fi)
+{
+        return (struct handle *)(uintptr_t)fi->fh;
+}
+
+static int fakefs_opendir(const char *path, struct fuse_file_info *fi)
+{
+        struct handle *h;
+        if (is_ctl_dir(path))
+                return new_handle(fi, &h);
+        int rc = faults(path, true);
+        if (rc < 0)
+                return rc;
+        struct ctk_fakefs_tree *t;
+        const struct ctk_fakefs_node *n;
+        if ((rc = lookup(path, &t, &n)) < 0)
+                return rc;
+        if (n->type != CTK_NODE_DIR) {
+                ctk_fakefs_tree_unref(t);
+                return -ENOTDIR;
+        }
+        if ((rc = new_handle(fi, &h)) < 0) {
+                ctk_fakefs_tree_unref(t);
+                return rc;
+        }
+        h->tree = t;
+        h->node = n;
+        return 0;
+}
+
+static int fakefs_readdir(const char *path, void *buf, fuse_fill_dir_t filler, off_t off, struct fuse_file_info *fi,
+                          enum fuse_readdir_flags flags)
+{
+        (void)off;
+        (void)flags;
+        struct handle *h = handle_of(fi);
+        filler(buf, ".", NULL, 0, 0);
+        filler(buf, "..", NULL, 0, 0);
+        if (h->node == NULL) { /* .fakefs */
+                filler(buf, "ctl", NULL, 0, 0);
+                return 0;
+        }
+        int rc = faults(path, true);
+        if (rc < 0)
+                return rc;
+        bool root = strcmp(path, "/") == 0;
+        if (root)
+                filler(buf, ".fakefs", NULL, 0, 0);
+        for (size_t i = 0; i < h->node->nkids; i++) {
+                const char *name = h->node->kids[i]->name;
+                _cleanup_free_ char *sub = NULL;
+                if (asprintf(&sub, "%s/%s", root ? "" : path, name) < 0) {
+                        sub = NULL;
+                        return -ENOMEM;
+                }
+                if (!ctk_fakefs_faults_hidden(fs()->faults, sub))
+                        filler(buf, name, NULL, 0, 0);
+        }
+        return 0;
+}
+
+static int release_handle(struct fuse_file_info *fi)
+{
+        struct handle *h = handle_of(fi);
+        if (h != NULL) {
+                ctk_fakefs_tree_unref(h->tree);
+                free(h->text);
+                free(h);
+        }
+        return 0;
+}
+
+static int fakefs_releasedir(const char *path, struct fuse_file_info *fi)
+{
+        (void)path;
+        return release_handle(fi);
+}
+
+static int fakefs_release(const char *path, struct fuse_file_info *fi)
+{
+        (void)path;
+        return release_handle(fi);
+}
+
+static bool wants_write(const struct fuse_file_info *fi)
+{
+        return (fi->flags & O_ACCMODE) != O_RDONLY;
+}
+
+static int fakefs_open(const char *path, struct fuse_file_info *fi)
+{
+        struct handle *h;
+        int rc;
+        fi->direct_io = 1;
+        fi->keep_cache = 0;
+        if (is_ctl(path)) {
+                if ((rc = new_handle(fi, &h)) < 0)
+                        return rc;
+                h->ctl = true;
+                if ((fi->flags & O_ACCMODE) != O_WRONLY) {
+                        h->text = ctk_fakefs_faults_list(fs()->faults);
+                        h->len = h->text != NULL ? strlen(h->text) : 0;
+                }
+                return 0;
+        }
+        if ((rc = faults(path, true)) < 0)
+                return rc;
+        struct ctk_fakefs_tree *t;
+        const struct ctk_fakefs_node *n;
+        if ((rc = lookup(path, &t, &n)) < 0)
+                return rc;
+        if (n->type == CTK_NODE_DIR || (wants_write(fi) && n->write_kind == CTK_FAKEFS_WRITE_NONE)) {
+                ctk_fakefs_tree_unref(t);
+                return n->type == CTK_NODE_DIR ? -EISDIR : -EACCES;
+        }
+        if ((rc = new_handle(fi, &h)) < 0) {
+                ctk_fakefs_tree_unref(t);
+                return rc;
+        }
+        h->tree = t;
+        h->node = n;
+        return 0;
+}
+
+static int fakefs_read(const char *path, char *buf, size_t size, off_t off, struct fuse_file_info *fi)
+{
+        struct handle *h = handle_of(fi);
+        const char *data = h->ctl ? h->text : h->node->data;
+        size_t len = h->ctl ? h->len : h->node->len;
+        if (!h->ctl) {
+                int rc = faults(path, true);
+                if (rc < 0)
+                        return rc;
+        }
+        if (data == NULL || off < 0 || (size_t)off >= len)
+                return 0;
+        size_t n = len - (size_t)off < size ? len - (size_t)off : size;
+        memcpy(buf, data + off, n);
+        return (int)n;
+}
+
+static int report(const char *what, struct ctk_error *err)
+{
+        int code = err->code > 0 ? err->code : EIO;
+        if (fs()->debug)
+                fprintf(stderr, "amd-ctk-fakefs: %s: %s\n", what, err->msg);
+        ctk_error_free(err);
+        return -code;
+}
+
+static int fakefs_write(const char *path, const char *buf, size_t size, off_t off, struct fuse_file_info *fi)
+{
+        (void)off;
+        struct handle *h = handle_of(fi);
+        struct ctk_error *err = NULL;
+        _cleanup_free_ char *text = strndup(buf, size);
+        if (text == NULL)
+                return -ENOMEM;
+        if (strlen(text) != size)
+                return -EINVAL;
+        if (h->ctl) {
+                if (ctk_fakefs_faults_apply(fs()->faults, text, FAKEFS_CTL, &err) < 0)
+                        return report(path, err);
+                return (int)size;
+        }
+        const struct ctk_fakefs_node *n = h->node;
+        int rc = n->write_kind == CTK_FAKEFS_WRITE_COMPUTE_PARTITION
+                     ? ctk_fakefs_host_set_compute_partition(fs()->host, n->write_arg, text, &err)
+                     : ctk_fakefs_host_set_memory_partition(fs()->host, n->write_arg, text, &err);
+        if (rc < 0)
+                return report(path, err);
+        return (int)size;
+}
+
+static int fakefs_truncate(const char *path, off_t size, struct fuse_file_info *fi)
+{
+        (void)size;
+        (void)fi;
+        if (is_ctl(path))
+                return 0;
+        _cleanup_fakefs_tree_ struct ctk_fakefs_tree *t = NULL;
+        const struct ctk_fakefs_node *n;
+        int rc = lookup(path, &t, &n);
+        if (rc < 0)
+                return rc;
+        if (n->type == CTK_NODE_DIR)
+                return -EISDIR;
+        return n->write_kind != CTK_FAKEFS_WRITE_NONE ? 0 : -EACCES;
+}
+
+static int fakefs_statfs(const char *path, struct statvfs *st)
+{
+        (void)path;
+        memset(st, 0, sizeof(*st));
+        st->f_bsize = 4096;
+        st->f_frsize = 4096;
+        st->f_namemax = 255;
+        return 0;
+}
+
+static void *fakefs_init(struct fuse_conn_info *conn, struct fuse_config *cfg)
+{
+        (void)conn;
+        /* No caching in the kernel: every stat and read sees the current tree. */
+        cfg->entry_timeout = 0;
+        cfg->negative_timeout = 0;
+        cfg->attr_timeout = 0;
+        cfg->direct_io = 1;
+        cfg->kernel_cache = 0;
+        return fuse_get_context()->private_data;
+}
+
+const struct fuse_operations fakefs_fuse_ops = {
+    .init = fakefs_init,
+    .getattr = fakefs_getattr,
+    .readlink = fakefs_readlink,
+    .opendir = fakefs_opendir,
+    .readdir = fakefs_readdir,
+    .releasedir = fakefs_releasedir,
+    .open = fakefs_open,
+    .read = fakefs_read,
+    .write = fakefs_write,
+    .truncate = fakefs_truncate,
+    .release = fakefs_release,
+    .statfs = fakefs_statfs,
+};

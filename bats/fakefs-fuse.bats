@@ -1,0 +1,279 @@
+#!/usr/bin/env bats
+# The FUSE fake host: lifecycle, device nodes, same answers as --profile and
+# the materialized tree, live repartitioning, fault injection, concurrency.
+
+bats_require_minimum_version 1.5.0
+load helpers/fakefs
+
+setup() {
+        fakefs_require_fuse
+        TMP="$(mktemp -d "${TMPDIR:-/tmp}/fakefs-fuse.XXXXXX")"
+}
+
+teardown() {
+        fakefs_teardown
+        rm -rf "$TMP"
+}
+
+GPU0=sys/devices/pci0000:00/0000:05:00.0
+
+# amd-ctk with status, stdout and stderr in one string, for comparisons
+ctk_all() {
+        local out err status=0
+        out="$("$FAKEFS_CTK" "$@" 2>"$TMP/stderr")" || status=$?
+        err="$(cat "$TMP/stderr")"
+        printf 'status=%s\n%s\nstderr:\n%s\n' "$status" "$out" "$err"
+}
+
+@test "mount, read, umount: nothing left in mountinfo, the server exits" {
+        fakefs_mount "$FAKEFS_PROFILES/seed-4xmi210.json"
+        [ "$(cat "$FAKEFS_MNT/sys/bus/pci/devices/0000:03:00.0/device")" = "0x740f" ]
+        [ "$(ls "$FAKEFS_MNT/sys/module/amdgpu/drivers/pci:amdgpu")" = "$(printf '0000:03:00.0\n0000:26:00.0\n0000:43:00.0\n0000:63:00.0')" ]
+        grep -q "^unique_id 16876665094921906997$" "$FAKEFS_MNT/sys/class/kfd/kfd/topology/nodes/4/properties"
+        grep -q " $FAKEFS_MNT .* fuse.amd-ctk-fakefs " /proc/self/mountinfo
+        run "$FAKEFS_BIN" umount "$FAKEFS_MNT"
+        [ "$status" -eq 0 ]
+        ! grep -q " $FAKEFS_MNT " /proc/self/mountinfo
+        fakefs_wait_gone "$FAKEFS_PID"
+}
+
+@test "SIGTERM unmounts cleanly" {
+        fakefs_mount "$FAKEFS_PROFILES/seed-4xmi210.json"
+        kill -TERM "$FAKEFS_PID"
+        fakefs_wait_gone "$FAKEFS_PID"
+        ! grep -q " $FAKEFS_MNT " /proc/self/mountinfo
+}
+
+@test "SIGKILL of the server: the teardown leaves no mount" {
+        fakefs_mount "$FAKEFS_PROFILES/seed-4xmi210.json"
+        kill -KILL "$FAKEFS_PID"
+        fakefs_wait_gone "$FAKEFS_PID"
+        run ls "$FAKEFS_MNT/sys"
+        [ "$status" -ne 0 ] # a dead mount: "Transport endpoint is not connected"
+        grep -q " $FAKEFS_MNT " /proc/self/mountinfo
+        fakefs_unmount "$FAKEFS_MNT"
+        ! grep -q " $FAKEFS_MNT " /proc/self/mountinfo
+}
+
+@test "umount refuses what is not an amd-ctk-fakefs mount; usage errors exit 2" {
+        run "$FAKEFS_BIN" umount "$TMP"
+        [ "$status" -eq 1 ]
+        [[ "$output" == *"is not an amd-ctk-fakefs mount point"* ]]
+        run "$FAKEFS_BIN" umount /proc
+        [ "$status" -eq 1 ]
+        run "$FAKEFS_BIN" umount
+        [ "$status" -eq 2 ]
+        run "$FAKEFS_BIN" mount "$FAKEFS_PROFILES/seed-4xmi210.json"
+        [ "$status" -eq 2 ]
+        run "$FAKEFS_BIN" mount --bogus "$FAKEFS_PROFILES/seed-4xmi210.json" "$TMP"
+        [ "$status" -eq 2 ]
+        run "$FAKEFS_BIN" mount --help
+        [ "$status" -eq 0 ]
+        [[ "$output" == *"current_compute_partition"* ]]
+        run "$FAKEFS_BIN" umount --help
+        [ "$status" -eq 0 ]
+}
+
+@test "mount errors: bad profile, missing mount point, bad faults file; nothing is mounted" {
+        printf '{"gpus": [}' >"$TMP/bad.json"
+        run "$FAKEFS_BIN" mount "$TMP/bad.json" "$TMP"
+        [ "$status" -eq 1 ]
+        [[ "$output" == "amd-ctk-fakefs: $TMP/bad.json:1:"* ]]
+        run "$FAKEFS_BIN" mount "$FAKEFS_PROFILES/seed-4xmi210.json" "$TMP/missing"
+        [ "$status" -eq 1 ]
+        [[ "$output" == *"mount point $TMP/missing"* ]]
+        printf 'eio /sys/x\nexplode\n' >"$TMP/faults"
+        run "$FAKEFS_BIN" mount "$FAKEFS_PROFILES/seed-4xmi210.json" "$TMP" --faults "$TMP/faults"
+        [ "$status" -eq 1 ]
+        [[ "$output" == *"$TMP/faults:2: expected"* ]]
+        ! grep -q " $TMP " /proc/self/mountinfo
+}
+
+@test "device nodes: stat shows the profile's numbers, mode and group; by-path links resolve" {
+        fakefs_mount "$FAKEFS_PROFILES/seed-4xmi210.json"
+        [ "$(stat -c '%t %T %a %g' "$FAKEFS_MNT/dev/dri/renderD130")" = "e2 82 660 109" ]
+        [ "$(stat -c '%t %T %a %g' "$FAKEFS_MNT/dev/dri/card2")" = "e2 2 660 44" ]
+        [ "$(stat -c '%t %T %a %g' "$FAKEFS_MNT/dev/kfd")" = "eb 0 660 109" ]
+        [ "$(stat -c '%F' "$FAKEFS_MNT/dev/kfd")" = "character special file" ]
+        [ "$(readlink "$FAKEFS_MNT/dev/dri/by-path/pci-0000:03:00.0-render")" = "../renderD130" ]
+        [ "$(stat -L -c '%t %T' "$FAKEFS_MNT/dev/dri/by-path/pci-0000:63:00.0-card")" = "e2 0" ]
+        [ "$(readlink -f "$FAKEFS_MNT/sys/class/drm/renderD131")" = "$FAKEFS_MNT/sys/devices/pci0000:00/0000:26:00.0/drm/renderD131" ]
+        # readable by other users (allow_other)
+        run setpriv --reuid=65534 --regid=65534 --clear-groups cat "$FAKEFS_MNT/sys/bus/pci/devices/0000:03:00.0/vendor"
+        [ "$status" -eq 0 ]
+        [ "$output" = "0x1002" ]
+        # files are read-only except the partition switches
+        run sh -c "echo 0x1234 > '$FAKEFS_MNT/sys/bus/pci/devices/0000:03:00.0/vendor'"
+        [ "$status" -ne 0 ]
+        [ "$(cat "$FAKEFS_MNT/sys/bus/pci/devices/0000:03:00.0/vendor")" = "0x1002" ]
+}
+
+@test "every profile: the FUSE mount is the materialized tree, and amd-ctk answers the same through all three" {
+        for p in "$FAKEFS_PROFILES"/*.json; do
+                name=$(basename "$p" .json)
+                "$FAKEFS_BIN" materialize "$p" "$TMP/$name"
+                fakefs_mount "$p"
+                listing() { (cd "$1" && find sys dev -printf '%p %y %m %U %G %l\n' | LC_ALL=C sort); }
+                diff <(listing "$TMP/$name") <(listing "$FAKEFS_MNT")
+                diff <(cd "$TMP/$name" && find sys dev -type c -exec stat -c '%n %t %T' {} + | sort) \
+                        <(cd "$FAKEFS_MNT" && find sys dev -type c -exec stat -c '%n %t %T' {} + | sort)
+                (cd "$TMP/$name" && find sys -type f) | while read -r f; do
+                        cmp "$TMP/$name/$f" "$FAKEFS_MNT/$f"
+                done
+                for cmd in "gpu list --json" "gpu list" "gpu list --all-vendors" "cdi list"; do
+                        a=$(ctk_all --profile "$p" $cmd)
+                        b=$(ctk_all --root "$FAKEFS_MNT" $cmd)
+                        c=$(ctk_all --root "$TMP/$name" $cmd)
+                        if [ "$a" != "$b" ] || [ "$a" != "$c" ]; then
+                                echo "$name: amd-ctk $cmd differs"
+                                diff <(echo "$a") <(echo "$b") || true
+                                diff <(echo "$a") <(echo "$c") || true
+                                return 1
+                        fi
+                done
+                fakefs_unmount "$FAKEFS_MNT"
+        done
+}
+
+count() { "$FAKEFS_CTK" --root "$FAKEFS_MNT" gpu list --json | grep -c '"index"'; }
+
+@test "repartition GPU 0 of mi300x-spx-x8: SPX -> CPX gives 15 devices, back to SPX restores the output" {
+        fakefs_mount "$FAKEFS_PROFILES/mi300x-spx-x8.json"
+        before=$("$FAKEFS_CTK" --root "$FAKEFS_MNT" gpu list --json)
+        [ "$(count)" -eq 8 ]
+        [ "$(cat "$FAKEFS_MNT/$GPU0/available_compute_partition")" = "SPX, DPX, QPX, CPX" ]
+        echo CPX >"$FAKEFS_MNT/$GPU0/current_compute_partition"
+        [ "$(cat "$FAKEFS_MNT/$GPU0/current_compute_partition")" = "CPX" ]
+        [ "$(cat "$FAKEFS_MNT/sys/class/kfd/kfd/topology/generation_id")" = "2" ]
+        [ "$(count)" -eq 15 ]
+        json=$("$FAKEFS_CTK" --root "$FAKEFS_MNT" gpu list --json)
+        # GPU 0's 8 partitions are indices 0-7 (renderD128-135), GPU 1 moves from index 1 to 8
+        [ "$(echo "$json" | jq -r '.[7].pci, .[7].render_minor, .[7].partition')" = "$(printf '0000:05:00.0\n135\n')" ]
+        [ "$(echo "$json" | jq -r '.[0].partition')" = "cpx_nps1" ]
+        [ "$(echo "$json" | jq -r '.[8].pci, .[8].render_minor')" = "$(printf '0000:27:00.0\n136')" ]
+        [ "$(echo "$json" | jq -r '[.[].uuid] | unique | length')" -eq 8 ]
+        [ "$(ls "$FAKEFS_MNT/sys/devices/platform")" = "$(printf 'amdgpu_xcp_%s\n' 0 1 2 3 4 5 6)" ]
+        echo spx >"$FAKEFS_MNT/$GPU0/current_compute_partition"
+        [ "$("$FAKEFS_CTK" --root "$FAKEFS_MNT" gpu list --json)" = "$before" ]
+        [ "$(cat "$FAKEFS_MNT/sys/class/kfd/kfd/topology/generation_id")" = "3" ]
+}
+
+@test "repartition: an unsupported mode is refused with EINVAL and nothing changes" {
+        fakefs_mount "$FAKEFS_PROFILES/mi300x-spx-x8.json"
+        before=$("$FAKEFS_CTK" --root "$FAKEFS_MNT" gpu list --json)
+        run bash -c "echo HPX > '$FAKEFS_MNT/$GPU0/current_compute_partition'"
+        [ "$status" -ne 0 ]
+        [[ "$output" == *"Invalid argument"* ]]
+        run bash -c "echo NPS2 > '$FAKEFS_MNT/$GPU0/current_memory_partition'"
+        [[ "$output" == *"Invalid argument"* ]]
+        [ "$(cat "$FAKEFS_MNT/$GPU0/current_compute_partition")" = "SPX" ]
+        [ "$(cat "$FAKEFS_MNT/sys/class/kfd/kfd/topology/generation_id")" = "1" ]
+        [ "$("$FAKEFS_CTK" --root "$FAKEFS_MNT" gpu list --json)" = "$before" ]
+        # a GPU without partition support has no partition files to write
+        fakefs_mount "$FAKEFS_PROFILES/seed-4xmi210.json"
+        [ ! -e "$FAKEFS_MNT/sys/devices/pci0000:00/0000:03:00.0/current_compute_partition" ]
+}
+
+@test "repartition: memory mode NPS4 and DPX/QPX" {
+        fakefs_mount "$FAKEFS_PROFILES/mi300x-spx-x8.json"
+        echo NPS4 >"$FAKEFS_MNT/$GPU0/current_memory_partition"
+        [ "$("$FAKEFS_CTK" --root "$FAKEFS_MNT" gpu list --json | jq -r '.[0].partition')" = "spx_nps4" ]
+        echo DPX >"$FAKEFS_MNT/sys/devices/pci0000:00/0000:27:00.0/current_compute_partition"
+        [ "$(count)" -eq 9 ]
+        echo QPX >"$FAKEFS_MNT/sys/devices/pci0000:00/0000:27:00.0/current_compute_partition"
+        [ "$(count)" -eq 11 ]
+}
+
+@test "faults: eio on one KFD properties file gives one clear error line, no partial table" {
+        fakefs_mount "$FAKEFS_PROFILES/seed-4xmi210.json"
+        echo "eio /sys/class/kfd/kfd/topology/nodes/3/properties" >"$FAKEFS_MNT/.fakefs/ctl"
+        [ "$(cat "$FAKEFS_MNT/.fakefs/ctl")" = "eio /sys/class/kfd/kfd/topology/nodes/3/properties" ]
+        run cat "$FAKEFS_MNT/sys/class/kfd/kfd/topology/nodes/3/properties"
+        [[ "$output" == *"Input/output error"* ]]
+        for args in "gpu list" "gpu list --json"; do
+                run --separate-stderr timeout 20 "$FAKEFS_CTK" --root "$FAKEFS_MNT" $args
+                [ "$status" -eq 1 ]
+                [ -z "$output" ]
+                [ "${#stderr_lines[@]}" -eq 1 ]
+                [[ "$stderr" == *"nodes/3/properties"* ]]
+        done
+        echo clear >"$FAKEFS_MNT/.fakefs/ctl"
+        [ -z "$(cat "$FAKEFS_MNT/.fakefs/ctl")" ]
+        [ "$(count)" -eq 4 ]
+}
+
+@test "faults: unplug one GPU gives the reduced list, plug restores it" {
+        fakefs_mount "$FAKEFS_PROFILES/mi300x-spx-x8.json"
+        before=$("$FAKEFS_CTK" --root "$FAKEFS_MNT" gpu list --json)
+        echo "unplug 0000:27:00.0" >"$FAKEFS_MNT/.fakefs/ctl"
+        [ "$(cat "$FAKEFS_MNT/.fakefs/ctl")" = "unplug 0000:27:00.0" ]
+        [ ! -e "$FAKEFS_MNT/sys/bus/pci/devices/0000:27:00.0" ]
+        [ ! -e "$FAKEFS_MNT/dev/dri/renderD136" ]
+        run --separate-stderr timeout 20 "$FAKEFS_CTK" --root "$FAKEFS_MNT" gpu list --json
+        [ "$status" -eq 0 ]
+        [ "$(echo "$output" | jq length)" -eq 7 ]
+        [ "$(echo "$output" | jq -r '.[1].pci')" = "0000:47:00.0" ]
+        echo "plug 0000:27:00.0" >"$FAKEFS_MNT/.fakefs/ctl"
+        [ "$("$FAKEFS_CTK" --root "$FAKEFS_MNT" gpu list --json)" = "$before" ]
+}
+
+@test "faults: enoent hides paths, delay slows them, bad rules are refused, --faults applies at start" {
+        printf '# start with GPU 0 gone\nunplug 0000:03:00.0\n\nenoent /sys/class/kfd/kfd/topology/nodes/5\n' >"$TMP/faults"
+        fakefs_mount "$FAKEFS_PROFILES/seed-4xmi210.json" --faults "$TMP/faults"
+        [ "$(cat "$FAKEFS_MNT/.fakefs/ctl")" = "$(printf 'enoent /sys/class/kfd/kfd/topology/nodes/5\nunplug 0000:03:00.0')" ]
+        [ ! -e "$FAKEFS_MNT/sys/class/kfd/kfd/topology/nodes/5" ]
+        ! ls "$FAKEFS_MNT/sys/class/kfd/kfd/topology/nodes" | grep -qx 5
+        run bash -c "echo 'explode /sys' > '$FAKEFS_MNT/.fakefs/ctl'"
+        [[ "$output" == *"Invalid argument"* ]]
+        run bash -c "echo 'unplug 0000:99:00.0' > '$FAKEFS_MNT/.fakefs/ctl'"
+        [[ "$output" == *"No such file or directory"* ]]
+        echo "delay 400 /sys/class/kfd/kfd/topology/generation_id" >"$FAKEFS_MNT/.fakefs/ctl"
+        start=$(date +%s%N)
+        cat "$FAKEFS_MNT/sys/class/kfd/kfd/topology/generation_id"
+        [ $((($(date +%s%N) - start) / 1000000)) -ge 400 ]
+        echo clear >"$FAKEFS_MNT/.fakefs/ctl"
+        [ -e "$FAKEFS_MNT/sys/bus/pci/devices/0000:03:00.0" ]
+        [ -e "$FAKEFS_MNT/sys/class/kfd/kfd/topology/nodes/5" ]
+}
+
+@test "concurrency: 8 readers x 2000 discoveries while GPU 0 is repartitioned back and forth" {
+        fakefs_mount "$FAKEFS_PROFILES/mi300x-spx-x8.json"
+        ctl="$FAKEFS_MNT/$GPU0/current_compute_partition"
+        "$FAKEFS_CTK" --root "$FAKEFS_MNT" gpu list --json >"$TMP/spx"
+        echo CPX >"$ctl"
+        "$FAKEFS_CTK" --root "$FAKEFS_MNT" gpu list --json >"$TMP/cpx"
+        echo SPX >"$ctl"
+        ! cmp -s "$TMP/spx" "$TMP/cpx"
+        (
+                i=0
+                while [ ! -e "$TMP/stop" ]; do
+                        if [ $((i % 2)) -eq 0 ]; then echo CPX >"$ctl"; else echo SPX >"$ctl"; fi
+                        i=$((i + 1))
+                        sleep 0.3
+                done
+                echo "$i" >"$TMP/switches"
+        ) &
+        switcher=$!
+        spx=$(cat "$TMP/spx") cpx=$(cat "$TMP/cpx") readers=""
+        for r in 1 2 3 4 5 6 7 8; do
+                (
+                        bad=0
+                        for n in $(seq 2000); do
+                                out=$("$FAKEFS_CTK" --root "$FAKEFS_MNT" gpu list --json 2>&1) || true
+                                if [ "$out" != "$spx" ] && [ "$out" != "$cpx" ]; then
+                                        bad=$((bad + 1))
+                                        [ "$bad" -le 3 ] && echo "reader $r run $n: $out" | head -5 >>"$TMP/bad"
+                                fi
+                        done
+                        echo "$bad" >"$TMP/reader.$r"
+                ) &
+                readers="$readers $!"
+        done
+        for pid in $readers; do wait "$pid"; done
+        touch "$TMP/stop"
+        wait "$switcher"
+        cat "$TMP/bad" 2>/dev/null || true
+        echo "repartitions: $(cat "$TMP/switches")"
+        [ "$(cat "$TMP"/reader.* | awk '{ s += $1 } END { print s + 0 }')" -eq 0 ]
+        [ "$(cat "$TMP/switches")" -gt 10 ]
+}
