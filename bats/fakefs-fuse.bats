@@ -108,7 +108,7 @@ ctk_all() {
         [ "$(cat "$FAKEFS_MNT/sys/bus/pci/devices/0000:03:00.0/vendor")" = "0x1002" ]
 }
 
-@test "every profile: the FUSE mount is the materialized tree, and amd-ctk answers the same through all three" {
+@test "every profile: the FUSE mount is the materialized tree; gpu list, cdi list and cdi generate agree through all three" {
         for p in "$FAKEFS_PROFILES"/*.json; do
                 name=$(basename "$p" .json)
                 "$FAKEFS_BIN" materialize "$p" "$TMP/$name"
@@ -120,7 +120,8 @@ ctk_all() {
                 (cd "$TMP/$name" && find sys -type f) | while read -r f; do
                         cmp "$TMP/$name/$f" "$FAKEFS_MNT/$f"
                 done
-                for cmd in "gpu list --json" "gpu list" "gpu list --all-vendors" "cdi list"; do
+                for cmd in "gpu list --json" "gpu list" "gpu list --all-vendors" "cdi list" \
+                        "cdi generate --output -" "cdi generate --output - --device-name-strategy index,uuid"; do
                         a=$(ctk_all --profile "$p" $cmd)
                         b=$(ctk_all --root "$FAKEFS_MNT" $cmd)
                         c=$(ctk_all --root "$TMP/$name" $cmd)

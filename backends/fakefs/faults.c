@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/cleanup.h"
+#include "core/number.h"
 
 enum rule_kind { RULE_EIO, RULE_ENOENT, RULE_DELAY };
 
@@ -92,7 +93,7 @@ static size_t split(char *line, char *words[4])
 static int parse_delay(const char *s, unsigned int *out)
 {
         uint64_t v;
-        if (ctk_fakefs_parse_u64(s, 10, &v) < 0 || v > CTK_FAKEFS_MAX_DELAY_MS)
+        if (ctk_parse_u64_dec(s, strlen(s), CTK_FAKEFS_MAX_DELAY_MS, &v) < 0)
                 return -1;
         *out = (unsigned int)v;
         return 0;

@@ -13,6 +13,7 @@
 #include "backends/fakefs/kfd_props.h"
 #include "backends/fakefs/profile.h"
 #include "core/cleanup.h"
+#include "core/number.h"
 
 struct group {
         unsigned int domain, bus, dev;
@@ -138,7 +139,7 @@ static const struct tmpl *template_of(struct importer *im, const struct ctk_kfd_
 static json_t *prop_value(const char *v)
 {
         uint64_t n;
-        if (ctk_fakefs_parse_u64(v, 10, &n) == 0 && n <= INT64_MAX)
+        if (ctk_parse_u64_dec(v, strlen(v), INT64_MAX, &n) == 0)
                 return json_integer((json_int_t)n);
         return json_string(v);
 }

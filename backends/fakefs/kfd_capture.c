@@ -10,6 +10,7 @@
 
 #include "backends/fakefs/kfd_props.h"
 #include "core/cleanup.h"
+#include "core/number.h"
 
 /* Reads a whole file; *out is NULL (and 0 returned) when it does not exist
  * and missing_ok. */
@@ -52,7 +53,7 @@ static int slurp(const char *path, bool missing_ok, char **out, struct ctk_error
 
 static int parse_number(const char *s, uint64_t *out)
 {
-        return ctk_fakefs_parse_u64(s, 10, out);
+        return ctk_parse_u64_dec(s, strlen(s), UINT64_MAX, out);
 }
 
 static int parse_props(const char *path, char *text, struct ctk_fakefs_props *out, struct ctk_error **err)

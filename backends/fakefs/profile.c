@@ -109,27 +109,6 @@ int ctk_fakefs_default_compute_modes(unsigned int xcds, struct ctk_strv *out)
         return 0;
 }
 
-int ctk_fakefs_parse_u64(const char *s, int base, uint64_t *out)
-{
-        if (*s == '\0')
-                return -1;
-        uint64_t v = 0;
-        for (; *s != '\0'; s++) {
-                int d;
-                if (isdigit((unsigned char)*s))
-                        d = *s - '0';
-                else if (base == 16 && isxdigit((unsigned char)*s))
-                        d = tolower((unsigned char)*s) - 'a' + 10;
-                else
-                        return -1;
-                if (v > (UINT64_MAX - (uint64_t)d) / (uint64_t)base)
-                        return -1;
-                v = v * (uint64_t)base + (uint64_t)d;
-        }
-        *out = v;
-        return 0;
-}
-
 static int parse_hex(const char **s, size_t ndigits_max, unsigned int *out)
 {
         unsigned int v = 0;

@@ -131,10 +131,6 @@ int ctk_fakefs_default_compute_modes(unsigned int xcds, struct ctk_strv *out);
 /* PCI address "dddd:bb:dd.f" (any case; the domain may be omitted). */
 int ctk_fakefs_parse_bdf(const char *s, unsigned int *domain, unsigned int *bus, unsigned int *dev, unsigned int *fn);
 
-/* Strict unsigned number in base 10 or 16 (digits only: no sign, prefix or
- * white space; overflow is an error).  Returns 0 or -1. */
-int ctk_fakefs_parse_u64(const char *s, int base, uint64_t *out);
-
 /* KFD property keys computed from the GPU (vendor_id, device_id, ...). */
 bool ctk_fakefs_prop_is_identity(const char *key);
 void ctk_fakefs_props_clear(struct ctk_fakefs_props *p);

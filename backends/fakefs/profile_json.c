@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "backends/fakefs/profile.h"
 #include "core/cleanup.h"
+#include "core/number.h"
 
 int ctk_pj_fail(struct ctk_pj *c, const char *where, const char *fmt, ...)
 {
@@ -130,7 +130,8 @@ int ctk_pj_hex(struct ctk_pj *c, json_t *obj, const char *where, const char *key
                 n = (uint64_t)json_integer_value(v);
         } else if (json_is_string(v)) {
                 const char *s = json_string_value(v);
-                if ((s[0] != '0' || (s[1] != 'x' && s[1] != 'X')) || ctk_fakefs_parse_u64(s + 2, 16, &n) < 0)
+                if ((s[0] != '0' || (s[1] != 'x' && s[1] != 'X')) ||
+                    ctk_parse_u64_hex(s, strlen(s), 1, UINT64_MAX, &n) < 0)
                         return ctk_pj_fail(c, where, "\"%s\" must be a hexadecimal number like \"0x%" PRIx64 "\"", key,
                                            max);
         } else {
@@ -154,7 +155,8 @@ int ctk_pj_u64_id(struct ctk_pj *c, json_t *obj, const char *where, const char *
         if (json_is_string(v)) {
                 const char *s = json_string_value(v);
                 bool hex = s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
-                if (ctk_fakefs_parse_u64(hex ? s + 2 : s, hex ? 16 : 10, out) == 0)
+                if ((hex ? ctk_parse_u64_hex(s, strlen(s), 1, UINT64_MAX, out)
+                         : ctk_parse_u64_dec(s, strlen(s), UINT64_MAX, out)) == 0)
                         return 0;
         }
         return ctk_pj_fail(c, where, "\"%s\" must be a 64-bit id: \"0x\" and up to 16 hex digits, or decimal", key);
