@@ -1,7 +1,8 @@
 #!/usr/bin/env bats
 # podman as a real CDI client of the specs amd-ctk generates: rootful podman
 # with private storage and a private /etc/cdi (helpers/podman.bash), busybox
-# containers requesting amd.com/gpu devices by index, UUID and "all".
+# containers requesting amd.com/gpu devices by index, UUID and "all", from a
+# spec generated on the simulated seed host served over FUSE.
 
 bats_require_minimum_version 1.5.0
 
@@ -9,21 +10,30 @@ load helpers/common
 load helpers/dockerd # _ctk_kill_pidfile, used by podman_stop
 load helpers/images
 load helpers/podman
+load helpers/fakefs
 
 setup_file() {
         export CTK="$CTK_BIN/amd-ctk"
-        export FAKEFS="$CTK_BIN/amd-ctk-fakefs"
         export IMAGES_CACHE=$BATS_FILE_TMPDIR
+        fakefs_require_fuse
         podman_start
         podman_import_images
-        # the simulated seed host (4 MI210), as the sysfs backend sees it
-        export HOST_ROOT="$BATS_FILE_TMPDIR/host"
-        "$FAKEFS" materialize "$PROFILES/seed-4xmi210.json" "$HOST_ROOT"
-        "$CTK" --root "$HOST_ROOT" cdi generate --output "$PODMAN_CDI_DIR/amd.json" --device-name-strategy index,uuid
+        # the seed host (4 MI210) as a live /sys and /dev
+        # (its mount list in this file's directory, not in a shared /tmp file)
+        BATS_TEST_TMPDIR=$BATS_FILE_TMPDIR fakefs_mount "$PROFILES/seed-4xmi210.json"
+        export SEED_MNT=$FAKEFS_MNT
+        "$CTK" --root "$SEED_MNT" cdi generate --output "$PODMAN_CDI_DIR/amd.json" --device-name-strategy index,uuid
 }
 
 teardown_file() {
-        podman_stop
+        local rc=0
+        podman_stop || rc=1
+        [ -z "${SEED_MNT:-}" ] || fakefs_unmount "$SEED_MNT" || rc=1
+        return $rc
+}
+
+teardown() {
+        fakefs_teardown
 }
 
 # The device nodes a container sees: `ls -ln /dev/dri /dev/kfd` inside it,
@@ -83,4 +93,24 @@ crw-rw---- 0 109 226,131 renderD131" ]
                 --device amd.com/gpu=7 busybox true
         [ "$status" -ne 0 ]
         [[ "$output" == *"amd.com/gpu=7"* ]]
+}
+
+@test "podman: after repartitioning a GPU and regenerating, its partitions are separate devices" {
+        fakefs_mount "$PROFILES/mi300x-spx-x8.json"
+        # its own kind, so the seed spec's amd.com/gpu devices do not conflict
+        f="$PODMAN_CDI_DIR/mi300x.json"
+        "$CTK" --root "$FAKEFS_MNT" cdi generate --output "$f" --class mi300x
+        run container_nodes --device amd.com/mi300x=1
+        [ "$status" -eq 0 ]
+        [[ "$output" == *"226,136 renderD136"* ]] # GPU 1
+        bdf=$("$CTK" --root "$FAKEFS_MNT" gpu list --json | jq -r '.[0].pci')
+        echo CPX >"$FAKEFS_MNT/sys/bus/pci/devices/$bdf/current_compute_partition"
+        run "$CTK" --root "$FAKEFS_MNT" cdi validate --path "$f"
+        [ "$status" -eq 1 ]
+        "$CTK" --root "$FAKEFS_MNT" cdi generate --output "$f" --class mi300x
+        run container_nodes --device amd.com/mi300x=1
+        [ "$status" -eq 0 ]
+        [ "$(grep -c '^c' <<<"$output")" -eq 3 ]
+        [[ "$output" == *"226,129 renderD129"* ]] # the second partition of GPU 0
+        rm "$f"
 }

@@ -362,3 +362,13 @@ amd.com/gpu=3
         [ "$status" -eq 0 ]
         [ "$output" = "Found 0 CDI devices in $BATS_TEST_TMPDIR/none" ]
 }
+
+@test "list --spec-dirs: the directories come from the config's cdi-spec-dirs" {
+        d="$BATS_TEST_TMPDIR/specs"
+        "$CTK" --profile "$(profile seed-4xmi210)" cdi generate --output "$d/amd.json"
+        printf '{"cdi-spec-dirs": ["%s"]}\n' "$d" >"$BATS_TEST_TMPDIR/config.json"
+        run "$CTK" --config "$BATS_TEST_TMPDIR/config.json" cdi list --spec-dirs
+        [ "$status" -eq 0 ]
+        [ "${lines[0]}" = "Found 5 CDI devices in $d" ]
+        [ "${lines[5]}" = "amd.com/gpu=all ($d/amd.json)" ]
+}

@@ -98,7 +98,6 @@ fuse_host_down() {
 }
 
 @test "a live host over FUSE: repartitioning between two docker runs, then a hot-unplugged GPU" {
-        amd-ctk-fakefs mount --help >/dev/null 2>&1 || skip "amd-ctk-fakefs mount (FUSE) is not built"
         fuse_host_up "$PROFILES/mi300x-spx-x8.json"
         # 8 MI300X in SPX: GPU k is card 8k, renderD 128+8k
         gpu_minors() { echo "$((8 * $1))" "$((128 + 8 * $1))"; }

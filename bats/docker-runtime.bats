@@ -105,6 +105,23 @@ readme_uuid_profile() {
         [ "$output" = 0 ]
 }
 
+# No driver answers for these numbers on the test machine, so opening a node
+# that the device cgroup admits (and the file mode allows) fails with ENXIO
+# ("No such device or address"); one the cgroup refuses fails with EPERM.
+@test "the device cgroup admits exactly the selected GPU's nodes; a non-root user may open them" {
+        ok docker run --rm --runtime=amd -e AMD_VISIBLE_DEVICES=0 rocm/rocm-terminal sh -c \
+                'for n in /dev/dri/renderD130 /dev/dri/card2 /dev/kfd; do head -c1 $n; done
+                 mknod /tmp/r131 c 226 131 && head -c1 /tmp/r131; mknod /tmp/r130 c 226 130 && head -c1 /tmp/r130
+                 true'
+        [ "$output" = "$(printf '%s\n' 'head: /dev/dri/renderD130: No such device or address' \
+                'head: /dev/dri/card2: No such device or address' 'head: /dev/kfd: No such device or address' \
+                'head: /tmp/r131: Operation not permitted' 'head: /tmp/r130: No such device or address')" ]
+        ok docker run --rm --runtime=amd -e AMD_VISIBLE_DEVICES=0 --user 1000:1000 rocm/rocm-terminal sh -c \
+                'head -c1 /dev/dri/renderD130; head -c1 /dev/kfd; true'
+        [ "$output" = "$(printf '%s\n' 'head: /dev/dri/renderD130: No such device or address' \
+                'head: /dev/kfd: No such device or address')" ]
+}
+
 @test "a detached GPU container: docker exec sees its GPUs, and again after docker restart" {
         ok docker run -d --runtime=amd -e AMD_VISIBLE_DEVICES=1 rocm/rocm-terminal sleep 1000
         id=$output
@@ -249,8 +266,9 @@ readme_uuid_profile() {
                 docker run --rm --runtime=amd -e AMD_VISIBLE_DEVICES=0 rocm/rocm-terminal rocm-smi
         [ "$status" -eq 125 ]
         toolkit_config profile /nonexistent/host.json
-        fails_with "amd-container-runtime: cannot provide the requested GPUs: cannot open profile /nonexistent/host.json" \
+        fails_with "cannot open profile /nonexistent/host.json" \
                 docker run --rm --runtime=amd -e AMD_VISIBLE_DEVICES=0 rocm/rocm-terminal rocm-smi
+        [[ "${lines[0]}" == *"OCI runtime create failed: amd-container-runtime: "* ]]
         # without a GPU request the profile is not even opened
         ok docker run --rm --runtime=amd rocm/rocm-terminal rocm-smi
         assert_gpus

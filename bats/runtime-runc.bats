@@ -31,6 +31,7 @@ setup() {
         STATE=$T/state
         ID=ctk-rt-$BATS_TEST_NUMBER-$$
         CFG=$T/config.json
+        export RT_STATE_DIR=$T/amd-state
         rt_config "$CFG" profile "$RT_PROFILES/$SEED.json" log-file "$T/runtime.log" log-level debug
         export AMD_CTK_CONFIG=$CFG
 }

@@ -71,9 +71,15 @@ rt_spec_env() {
 }
 
 # rt_config FILE KEY VALUE...: writes a toolkit config file with string values.
+# With RT_STATE_DIR set, "state-dir" is that directory unless given (keeps
+# tests and benchmarks off the host's GPU tracker state).
 rt_config() {
         local file=$1 i=0 args=() filter='{}'
         shift
+        if [ -n "${RT_STATE_DIR:-}" ]; then
+                args+=(--arg sd "$RT_STATE_DIR")
+                filter='{"state-dir": $sd}'
+        fi
         while [ $# -ge 2 ]; do
                 args+=(--arg "v$i" "$2")
                 filter="$filter | .[\"$1\"] = \$v$i"

@@ -1,28 +1,31 @@
 # The simulated host for sim/sim.sh: a profile served as sys/ + dev/ below a
-# directory, over FUSE (`amd-ctk-fakefs mount`) or, where that is not
+# directory, over FUSE (`amd-ctk-fakefs mount`, which returns once the mount
+# is up and leaves the server in the background) or, where FUSE is not
 # available, written out as plain files and device nodes
 # (`amd-ctk-fakefs materialize`). Sets HOST_MODE to say which.
-# Needs helpers/common.bash and helpers/dockerd.bash (_ctk_kill_pidfile).
+# Needs helpers/common.bash, helpers/dockerd.bash (_ctk_kill_pidfile) and
+# lib/demo.bash.
 
 HOST_MODE=
 
 # host_up PROFILE DIR: prints the command it runs; fails if neither works.
 host_up() {
-        local profile=$1 dir=$2 pid
+        local profile=$1 dir=$2
         mkdir -p "$dir" || return 1
-        if amd-ctk-fakefs mount --help >/dev/null 2>&1; then
-                demo_prompt amd-ctk-fakefs mount "$profile" "$dir"
-                amd-ctk-fakefs mount "$profile" "$dir" </dev/null >"$dir.log" 2>&1 &
-                pid=$!
-                echo "$pid" >"$dir.pid"
-                if ctk_wait_for 10 _host_mounted "$dir" "$pid"; then
+        if [ -e /dev/fuse ] && amd-ctk-fakefs mount --help >/dev/null 2>&1; then
+                demo_prompt amd-ctk-fakefs mount "$profile" "$dir" --pidfile "$dir.pid"
+                # output to a file: the server in the background keeps no pipe of ours open
+                timeout 30 amd-ctk-fakefs mount "$profile" "$dir" --pidfile "$dir.pid" >"$dir.log" 2>&1
+                local rc=$?
+                cat "$dir.log"
+                rm -f "$dir.log"
+                if [ $rc -eq 0 ] && mountpoint -q "$dir"; then
                         HOST_MODE="served over FUSE"
                         return 0
                 fi
-                echo "amd-ctk-fakefs mount did not mount $dir:" >&2
-                cat "$dir.log" >&2
                 host_down "$dir"
                 mkdir -p "$dir"
+                demo_say "(FUSE is not usable here; writing the host out as files instead)"
         fi
         if amd-ctk-fakefs materialize --help >/dev/null 2>&1; then
                 demo_run amd-ctk-fakefs materialize "$profile" "$dir" || return 1
@@ -32,20 +35,12 @@ host_up() {
         return 1
 }
 
-# mounted, or the server gave up
-_host_mounted() {
-        mountpoint -q "$1" && return 0
-        kill -0 "$2" 2>/dev/null || wait "$2" || return 2
-        return 1
-}
-
-# host_down DIR: unmounts (FUSE) and ends the server; removes DIR.
+# host_down DIR: unmounts (FUSE), waits for the server to end, removes DIR.
 host_down() {
         local dir=$1
         if mountpoint -q "$dir" 2>/dev/null; then
-                fusermount3 -u "$dir" 2>/dev/null || umount -l "$dir" 2>/dev/null || true
+                amd-ctk-fakefs umount "$dir" >/dev/null 2>&1 || umount -l "$dir" 2>/dev/null || true
         fi
         _ctk_kill_pidfile "$dir.pid" 10 # the server, if it is still running
-        rm -f "$dir.log"
         rm -rf --one-file-system "$dir"
 }
