@@ -1,0 +1,159 @@
+/* Concurrency check for the FUSE fake host (driven by bats/fakefs-fuse.bats).
+ *
+ *   fuse_readers MOUNTPOINT GPU_SYSFS_DIR READERS DISCOVERIES
+ *
+ * Records the discovery answer of the mounted host in SPX and in CPX mode
+ * (switching GPU_SYSFS_DIR/current_compute_partition), then starts one
+ * process that switches the GPU back and forth every 0.3 s and READERS
+ * processes that each run DISCOVERIES full discoveries (a fresh backend
+ * every time) through the sysfs backend.  Every discovery must return one of
+ * the two recorded answers.  Prints a summary; exits 0 only if no discovery
+ * was inconsistent or failed and the GPU was switched more than 10 times. */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "backends/open.h"
+#include "core/cleanup.h"
+#include "core/gpu.h"
+
+static int parse_count(const char *s, long *out)
+{
+        char *end;
+        errno = 0;
+        long v = strtol(s, &end, 10);
+        if (errno != 0 || *end != '\0' || v <= 0 || v > 1000000)
+                return -1;
+        *out = v;
+        return 0;
+}
+
+/* A canonical text form of a discovery result; NULL with *err on failure. */
+static char *discover_text(const char *root, struct ctk_error **err)
+{
+        _cleanup_backend_ struct ctk_backend *b = NULL;
+        _cleanup_gpu_list_ struct ctk_gpu_list l = {0};
+        if (ctk_backend_open(root, NULL, &b, err) < 0 || ctk_discover_gpus(b, &l, err) < 0)
+                return NULL;
+        char *buf = NULL;
+        size_t len = 0;
+        FILE *f = open_memstream(&buf, &len);
+        if (f == NULL) {
+                ctk_error_errno(err, errno, "open_memstream");
+                return NULL;
+        }
+        for (size_t i = 0; i < l.n; i++) {
+                const struct ctk_gpu *g = &l.v[i];
+                fprintf(f, "%zu %s %s %s r%d c%d k%d u%d:%llx", g->index, g->pci, g->group_key, g->partition,
+                        g->render_minor, g->card_minor, g->kfd_node, g->has_uuid, (unsigned long long)g->uuid);
+                for (size_t j = 0; j < g->drm.n; j++)
+                        fprintf(f, " %s", g->drm.v[j]);
+                fputc('\n', f);
+        }
+        fclose(f);
+        return buf;
+}
+
+static int write_mode(const char *ctl, const char *mode)
+{
+        _cleanup_close_ int fd = open(ctl, O_WRONLY | O_CLOEXEC);
+        if (fd < 0)
+                return -1;
+        size_t n = strlen(mode);
+        return write(fd, mode, n) == (ssize_t)n ? 0 : -1;
+}
+
+static void sleep_ms(long ms)
+{
+        struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+        while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+                ;
+}
+
+int main(int argc, char **argv)
+{
+        long readers, count;
+        if (argc != 5 || parse_count(argv[3], &readers) < 0 || parse_count(argv[4], &count) < 0) {
+                fprintf(stderr, "usage: %s MOUNTPOINT GPU_SYSFS_DIR READERS DISCOVERIES\n", argv[0]);
+                return 2;
+        }
+        const char *root = argv[1];
+        _cleanup_free_ char *ctl = NULL;
+        if (asprintf(&ctl, "%s/%s/current_compute_partition", root, argv[2]) < 0)
+                return 1;
+
+        _cleanup_error_ struct ctk_error *err = NULL;
+        _cleanup_free_ char *spx = NULL, *cpx = NULL;
+        if (write_mode(ctl, "SPX") < 0 || (spx = discover_text(root, &err)) == NULL || write_mode(ctl, "CPX") < 0 ||
+            (cpx = discover_text(root, &err)) == NULL || write_mode(ctl, "SPX") < 0) {
+                fprintf(stderr, "fuse_readers: setup failed: %s\n", err != NULL ? err->msg : strerror(errno));
+                return 1;
+        }
+        if (strcmp(spx, cpx) == 0) {
+                fprintf(stderr, "fuse_readers: SPX and CPX give the same answer; nothing to check\n");
+                return 1;
+        }
+
+        /* Shared counters: [0] inconsistent, [1] failed, [2] switches. */
+        long *shared = mmap(NULL, 3 * sizeof(long), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+        if (shared == MAP_FAILED)
+                return 1;
+        memset(shared, 0, 3 * sizeof(long));
+
+        pid_t switcher = fork();
+        if (switcher < 0)
+                return 1;
+        if (switcher == 0) {
+                for (long i = 0;; i++) {
+                        if (write_mode(ctl, i % 2 == 0 ? "CPX" : "SPX") == 0)
+                                __atomic_add_fetch(&shared[2], 1, __ATOMIC_SEQ_CST);
+                        sleep_ms(300);
+                }
+        }
+
+        for (long r = 0; r < readers; r++) {
+                pid_t pid = fork();
+                if (pid < 0)
+                        return 1;
+                if (pid > 0)
+                        continue;
+                long bad = 0, failed = 0;
+                for (long n = 0; n < count; n++) {
+                        struct ctk_error *e = NULL;
+                        char *got = discover_text(root, &e);
+                        if (got == NULL) {
+                                if (failed++ < 3)
+                                        fprintf(stderr, "reader %ld run %ld: %s\n", r, n, e->msg);
+                        } else if (strcmp(got, spx) != 0 && strcmp(got, cpx) != 0) {
+                                if (bad++ < 3)
+                                        fprintf(stderr, "reader %ld run %ld: inconsistent answer:\n%s", r, n, got);
+                        }
+                        free(got);
+                        ctk_error_free(e);
+                }
+                __atomic_add_fetch(&shared[0], bad, __ATOMIC_SEQ_CST);
+                __atomic_add_fetch(&shared[1], failed, __ATOMIC_SEQ_CST);
+                _exit(0);
+        }
+        int status, reader_crashed = 0;
+        for (long r = 0; r < readers; r++) {
+                if (wait(&status) < 0)
+                        return 1;
+                if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+                        reader_crashed++;
+        }
+        kill(switcher, SIGKILL);
+        waitpid(switcher, NULL, 0);
+        write_mode(ctl, "SPX");
+
+        printf("%ld readers x %ld discoveries: %ld inconsistent, %ld failed, %d crashed; %ld repartitions\n", readers,
+               count, shared[0], shared[1], reader_crashed, shared[2]);
+        return shared[0] == 0 && shared[1] == 0 && reader_crashed == 0 && shared[2] > 10 ? 0 : 1;
+}
