@@ -87,6 +87,19 @@ static void putf(struct out *o, const char *fmt, ...)
                 put(o, buf, (size_t)n);
 }
 
+/* Decimal digits of v (printf is the bulk of formatting thousands of
+ * containers otherwise). */
+static void put_uint(struct out *o, unsigned long long v)
+{
+        char buf[24];
+        char *p = buf + sizeof(buf);
+        do {
+                *--p = (char)('0' + v % 10);
+                v /= 10;
+        } while (v != 0);
+        put(o, p, (size_t)(buf + sizeof(buf) - p));
+}
+
 /* A JSON string; bytes that are not UTF-8 become U+FFFD (jansson, which
  * reads the file back, rejects them). */
 static void put_string(struct out *o, const char *str)
@@ -160,12 +173,24 @@ static void put_container(struct out *o, const struct ctk_tracker_container *c, 
         put(o, "[", 1);
         put_string(o, c->id);
         put(o, ",[", 2);
-        for (size_t k = 0; k < c->ngpus; k++)
-                putf(o, k > 0 ? ",%zu" : "%zu", c->gpus[k]);
-        if (root >= 0)
-                putf(o, "],%ld,%d,%llu]", root, (int)c->pid, c->pid_start);
-        else
-                putf(o, "],null,%d,%llu]", (int)c->pid, c->pid_start);
+        for (size_t k = 0; k < c->ngpus; k++) {
+                if (k > 0)
+                        put(o, ",", 1);
+                put_uint(o, c->gpus[k]);
+        }
+        if (root >= 0) {
+                put(o, "],", 2);
+                put_uint(o, (unsigned long long)root);
+        } else {
+                put(o, "],null", 6);
+        }
+        put(o, ",", 1);
+        if (c->pid < 0) /* never recorded so, but keep the text valid */
+                put(o, "-", 1);
+        put_uint(o, c->pid < 0 ? -(unsigned long long)c->pid : (unsigned long long)c->pid);
+        put(o, ",", 1);
+        put_uint(o, c->pid_start);
+        put(o, "]", 1);
 }
 
 char *ctk_tracker_state_format(const struct ctk_tracker_state *s)

@@ -193,6 +193,14 @@ static int parse_root(json_t *root, struct ctk_tracker_state *s, struct ctk_erro
 
 int ctk_tracker_state_parse(const char *text, size_t len, struct ctk_tracker_state *out, struct ctk_error **err)
 {
+        int r = ctk_tracker_state_parse_canonical(text, len, out, err);
+        if (r != 0)
+                return r < 0 ? -1 : 0;
+        return ctk_tracker_state_parse_strict(text, len, out, err);
+}
+
+int ctk_tracker_state_parse_strict(const char *text, size_t len, struct ctk_tracker_state *out, struct ctk_error **err)
+{
         memset(out, 0, sizeof(*out));
         json_error_t jerr;
         _cleanup_json_ json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);

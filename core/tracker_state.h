@@ -81,8 +81,16 @@ int ctk_tracker_state_init(struct ctk_tracker_state *s, const struct ctk_gpu_lis
 int ctk_tracker_state_copy(struct ctk_tracker_state *dst, const struct ctk_tracker_state *src, struct ctk_error **err);
 
 /* JSON text <-> model.  Parse errors say what is wrong (with line and
- * column for syntax errors); callers add the file name. */
+ * column for syntax errors); callers add the file name.  The text our own
+ * writer produces is read by a specialised parser; anything else by the
+ * strict jansson one (both below). */
 int ctk_tracker_state_parse(const char *text, size_t len, struct ctk_tracker_state *out, struct ctk_error **err);
+/* Exactly the canonical form ctk_tracker_state_format writes, and only a
+ * valid state: 1 parsed, 0 anything else (*out empty, no error), -1 ENOMEM. */
+int ctk_tracker_state_parse_canonical(const char *text, size_t len, struct ctk_tracker_state *out,
+                                      struct ctk_error **err);
+/* Any JSON spelling of the state, through jansson. */
+int ctk_tracker_state_parse_strict(const char *text, size_t len, struct ctk_tracker_state *out, struct ctk_error **err);
 char *ctk_tracker_state_format(const struct ctk_tracker_state *s); /* NULL on ENOMEM; ends with "\n" */
 
 /* The container entry for id, or NULL. */

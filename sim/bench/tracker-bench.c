@@ -105,15 +105,29 @@ int main(int argc, char **argv)
                 rc = fail("enable", err);
                 goto out;
         }
-        /* The already tracked containers: one or two shared GPUs each. */
-        for (long i = 0; i < tracked; i++) {
-                char id[80];
-                container_id(id, sizeof(id), "bench", i);
-                size_t idx[2] = {(size_t)i % gpus.n, (size_t)(i * 7 + 3) % gpus.n};
-                struct ctk_tracker_request req = {
-                    .container_id = id, .idx = idx, .n = 1 + (size_t)(i % 2), .runtime_root = root};
-                if (runc_state(root, id) < 0 || ctk_tracker_allocate(t, &gpus, &req, &ok, &err) < 0) {
-                        rc = fail("tracking the initial containers", err);
+        /* The already tracked containers: one or two shared GPUs each.  Built
+         * in memory and saved once (allocating them one by one would reread
+         * a growing state a thousand times). */
+        {
+                _cleanup_tracker_state_ struct ctk_tracker_state st = {0};
+                bool missing;
+                if (ctk_tracker_load(&t->paths, &st, &missing, &err) < 0) {
+                        rc = fail("loading the state", err);
+                        goto out;
+                }
+                for (long i = 0; i < tracked; i++) {
+                        char id[80];
+                        container_id(id, sizeof(id), "bench", i);
+                        size_t idx[2] = {(size_t)i % gpus.n, (size_t)(i * 7 + 3) % gpus.n};
+                        struct ctk_tracker_container who = {.id = id, .runtime_root = root};
+                        if (runc_state(root, id) < 0 ||
+                            ctk_tracker_state_alloc(&st, &who, idx, 1 + (size_t)(i % 2), &changed, &err) < 0) {
+                                rc = fail("tracking the initial containers", err);
+                                goto out;
+                        }
+                }
+                if (ctk_tracker_save(&t->paths, &st, &err) < 0) {
+                        rc = fail("saving the initial state", err);
                         goto out;
                 }
         }
