@@ -33,14 +33,18 @@ static bool lit(struct cur *c, const char *s, size_t n)
 }
 #define LIT(c, s) lit((c), (s), sizeof(s) - 1)
 
-/* A string of printable ASCII other than '"' and '\\' (what the writer
- * emits unescaped); *s, *n point into the text. */
+/* The bytes a string may hold here: printable ASCII other than '"' and
+ * '\\' (what the writer emits unescaped). */
+/* (not '"' or '\\') */
+static const bool plain[256] = {[0x20 ... 0x21] = true, [0x23 ... 0x5b] = true, [0x5d ... 0x7e] = true};
+
+/* A string of plain bytes; *s, *n point into the text. */
 static bool str(struct cur *c, const char **s, size_t *n)
 {
         if (c->p >= c->end || *c->p != '"')
                 return false;
         const char *q = ++c->p;
-        while (q < c->end && *q >= 0x20 && *q < 0x7f && *q != '"' && *q != '\\')
+        while (q < c->end && plain[(unsigned char)*q])
                 q++;
         if (q >= c->end || *q != '"')
                 return false;
@@ -194,10 +198,13 @@ static int container(struct cur *c, const struct ctk_tracker_state *s, const str
         size_t idn;
         if (!LIT(c, "[") || !str(c, &id, &idn) || !LIT(c, ",["))
                 return 0;
+        /* ctk_tracker_valid_container_id for plain bytes (no control
+         * characters or DEL here). */
+        if (idn == 0 || idn > 1024 || memchr(id, '/', idn) != NULL || memchr(id, ' ', idn) != NULL ||
+            (id[0] == '.' && (idn == 1 || (idn == 2 && id[1] == '.'))))
+                return 0;
         if ((ct->id = strndup(id, idn)) == NULL)
                 return -1;
-        if (!ctk_tracker_valid_container_id(ct->id))
-                return 0;
         bool bad = false;
         size_t n = 0;
         for (bool first = true; more(c, first, &bad); first = false) {

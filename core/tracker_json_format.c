@@ -106,9 +106,11 @@ static void put_string(struct out *o, const char *str)
 {
         const unsigned char *s = (const unsigned char *)str;
         put(o, "\"", 1);
+        /* (not '"' or '\\') */
+        static const bool plain[256] = {[0x20 ... 0x21] = true, [0x23 ... 0x5b] = true, [0x5d ... 0x7f] = true};
         while (*s != '\0') {
                 const unsigned char *run = s;
-                while (*s >= 0x20 && *s < 0x80 && *s != '"' && *s != '\\')
+                while (plain[*s])
                         s++;
                 put(o, (const char *)run, (size_t)(s - run));
                 if (*s == '\0')
