@@ -154,45 +154,50 @@ static int gpu(struct cur *c, struct ctk_tracker_gpu *g)
         return 1;
 }
 
-/* Runtime roots: one copy each, duplicated per container below. */
+/* Copies n bytes of the text into the string arena (sized for the whole
+ * text, so it never overflows: every string there has its quotes). */
+static char *arena_put(struct ctk_tracker_state *s, size_t *used, const char *p, size_t n)
+{
+        char *d = s->arena_str + *used;
+        memcpy(d, p, n);
+        d[n] = '\0';
+        *used += n + 1;
+        return d;
+}
+
+/* Runtime roots, in the string arena. */
 struct roots {
-        char **v;
+        const char **v;
         size_t n, cap;
 };
 
-static void roots_clear(struct roots *r)
-{
-        for (size_t i = 0; i < r->n; i++)
-                free(r->v[i]);
-        free(r->v);
-}
-
-static int roots_parse(struct cur *c, struct roots *r)
+static int roots_parse(struct cur *c, struct ctk_tracker_state *s, size_t *used, struct roots *r)
 {
         if (!LIT(c, ",\"runtimeRoots\":["))
                 return 0;
-        bool bad = false, ok;
+        bool bad = false;
         for (bool first = true; more(c, first, &bad); first = false) {
                 if (r->n == r->cap) {
                         size_t cap = r->cap ? r->cap * 2 : 4;
-                        char **v = realloc(r->v, cap * sizeof(*v));
+                        const char **v = realloc(r->v, cap * sizeof(*v));
                         if (v == NULL)
                                 return -1;
                         r->v = v;
                         r->cap = cap;
                 }
-                char *s = str_dup(c, &ok);
-                if (!ok)
+                const char *p;
+                size_t n;
+                if (!str(c, &p, &n))
                         return 0;
-                if (s == NULL)
-                        return -1;
-                r->v[r->n++] = s;
+                r->v[r->n++] = arena_put(s, used, p, n);
         }
         return bad ? 0 : 1;
 }
 
-static int container(struct cur *c, const struct ctk_tracker_state *s, const struct roots *roots,
-                     struct ctk_tracker_container *ct, size_t *scratch)
+/* GPU indices go to s->arena_idx (grown as needed); ct->gpus is set once
+ * the arena stops moving. */
+static int container(struct cur *c, struct ctk_tracker_state *s, size_t *used, size_t *idx_cap,
+                     const struct roots *roots, struct ctk_tracker_container *ct)
 {
         const char *id;
         size_t idn;
@@ -203,30 +208,30 @@ static int container(struct cur *c, const struct ctk_tracker_state *s, const str
         if (idn == 0 || idn > 1024 || memchr(id, '/', idn) != NULL || memchr(id, ' ', idn) != NULL ||
             (id[0] == '.' && (idn == 1 || (idn == 2 && id[1] == '.'))))
                 return 0;
-        if ((ct->id = strndup(id, idn)) == NULL)
-                return -1;
+        ct->id = arena_put(s, used, id, idn);
         bool bad = false;
-        size_t n = 0;
         for (bool first = true; more(c, first, &bad); first = false) {
                 unsigned long long g;
-                if (!num(c, SIZE_MAX, &g) || g >= s->ngpus || (n > 0 && g <= scratch[n - 1]))
+                if (!num(c, SIZE_MAX, &g) || g >= s->ngpus || (ct->ngpus > 0 && g <= s->arena_idx[s->arena_idx_n - 1]))
                         return 0; /* out of range, or not strictly ascending */
-                scratch[n++] = (size_t)g;
+                if (s->arena_idx_n == *idx_cap) {
+                        size_t cap = *idx_cap ? *idx_cap * 2 : 1024;
+                        size_t *v = realloc(s->arena_idx, cap * sizeof(*v));
+                        if (v == NULL)
+                                return -1;
+                        s->arena_idx = v;
+                        *idx_cap = cap;
+                }
+                s->arena_idx[s->arena_idx_n++] = (size_t)g;
+                ct->ngpus++;
         }
         if (bad || !LIT(c, ","))
                 return 0;
-        if (n > 0) {
-                if ((ct->gpus = malloc(n * sizeof(*ct->gpus))) == NULL)
-                        return -1;
-                memcpy(ct->gpus, scratch, n * sizeof(*ct->gpus));
-                ct->ngpus = n;
-        }
         unsigned long long root, pid, start;
         if (!LIT(c, "null")) {
                 if (!num(c, SIZE_MAX, &root) || root >= roots->n)
                         return 0;
-                if ((ct->runtime_root = strdup(roots->v[root])) == NULL)
-                        return -1;
+                ct->runtime_root = (char *)roots->v[root];
         }
         if (!LIT(c, ",") || !num(c, INT32_MAX, &pid) || !LIT(c, ",") || !num(c, INT64_MAX, &start) || !LIT(c, "]"))
                 return 0;
@@ -305,15 +310,14 @@ static int parse(struct cur *c, struct ctk_tracker_state *s)
         }
         if (bad)
                 return 0;
+        size_t used = 0, idx_cap = 0;
+        if ((s->arena_str = malloc(s->arena_str_size = (size_t)(c->end - c->p) + 1)) == NULL)
+                return -1;
         struct roots roots = {0};
-        int r = roots_parse(c, &roots);
-        if (r <= 0 || !LIT(c, ",\"containers\":[")) {
-                roots_clear(&roots);
-                return r < 0 ? -1 : 0;
-        }
-        size_t *scratch = calloc(s->ngpus + 1, sizeof(*scratch));
+        int r = roots_parse(c, s, &used, &roots);
+        if (r > 0 && !LIT(c, ",\"containers\":["))
+                r = 0;
         cap = 0;
-        r = scratch == NULL ? -1 : 1;
         for (bool first = true; r > 0 && more(c, first, &bad); first = false) {
                 if (s->ncontainers == cap) {
                         cap = cap ? cap * 2 : 64;
@@ -326,12 +330,17 @@ static int parse(struct cur *c, struct ctk_tracker_state *s)
                 }
                 memset(&s->containers[s->ncontainers], 0, sizeof(*s->containers));
                 s->ncontainers++;
-                r = container(c, s, &roots, &s->containers[s->ncontainers - 1], scratch);
+                r = container(c, s, &used, &idx_cap, &roots, &s->containers[s->ncontainers - 1]);
         }
-        free(scratch);
-        roots_clear(&roots);
+        free(roots.v);
         if (r <= 0)
                 return r;
+        size_t off = 0;
+        for (size_t i = 0; i < s->ncontainers; i++) {
+                struct ctk_tracker_container *ct = &s->containers[i];
+                ct->gpus = ct->ngpus > 0 ? s->arena_idx + off : NULL;
+                off += ct->ngpus;
+        }
         if (bad || !LIT(c, "}"))
                 return 0;
         LIT(c, "\n");

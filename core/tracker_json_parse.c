@@ -114,7 +114,8 @@ static int parse_container(json_t *v, size_t i, const struct ctk_tracker_state *
                         return ctk_error_set(err, EINVAL, "container %s: GPU indices must be below %zu", id, s->ngpus);
                 c->gpus[k] = (size_t)g;
         }
-        qsort(c->gpus, n, sizeof(*c->gpus), cmp_size);
+        if (n > 1) /* c->gpus is NULL when n == 0 */
+                qsort(c->gpus, n, sizeof(*c->gpus), cmp_size);
         for (size_t k = 0; k < n; k++)
                 if (c->ngpus == 0 || c->gpus[c->ngpus - 1] != c->gpus[k])
                         c->gpus[c->ngpus++] = c->gpus[k];

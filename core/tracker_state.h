@@ -64,6 +64,15 @@ struct ctk_tracker_state {
         size_t ngpus;
         struct ctk_tracker_container *containers; /* allocation order */
         size_t ncontainers;
+        /* Where the reader keeps the ids, runtime roots and GPU lists of the
+         * containers it read (two blocks instead of thousands of small
+         * ones; containers may share a runtime root there).  A container
+         * field pointing into them is not freed on its own: replace fields
+         * through ctk_tracker_state_free_field.  Both NULL when unused. */
+        char *arena_str;
+        size_t arena_str_size;
+        size_t *arena_idx;
+        size_t arena_idx_n;
 };
 
 void ctk_tracker_state_clear(struct ctk_tracker_state *s);
@@ -92,6 +101,9 @@ int ctk_tracker_state_parse_canonical(const char *text, size_t len, struct ctk_t
 /* Any JSON spelling of the state, through jansson. */
 int ctk_tracker_state_parse_strict(const char *text, size_t len, struct ctk_tracker_state *out, struct ctk_error **err);
 char *ctk_tracker_state_format(const struct ctk_tracker_state *s); /* NULL on ENOMEM; ends with "\n" */
+
+/* Frees p, a container field of s, unless it lies in s's arenas. */
+void ctk_tracker_state_free_field(const struct ctk_tracker_state *s, void *p);
 
 /* The container entry for id, or NULL. */
 struct ctk_tracker_container *ctk_tracker_state_find_container(const struct ctk_tracker_state *s, const char *id);

@@ -10,6 +10,7 @@
 #include <errno.h>
 
 #include "core/cleanup.h"
+#include "core/tracker_alloc.h"
 #include "core/tracker_state.h"
 #include "tracker_fixtures.h"
 
@@ -252,6 +253,49 @@ static void test_mutations_agree(void **state)
         assert_true(taken > 0); /* e.g. digits of numbers changed */
 }
 
+/* The reader keeps container ids, roots and GPU lists in two blocks; every
+ * change of the model must still free exactly what it owns (ASan). */
+static void test_arena_backed_state_changes(void **state)
+{
+        (void)state;
+        _cleanup_free_ char *text = sample_text();
+        struct ctk_tracker_state st;
+        assert_int_equal(ctk_tracker_state_parse_canonical(text, strlen(text), &st, NULL), 1);
+        assert_non_null(st.arena_str);
+        assert_non_null(st.arena_idx);
+        /* Containers with one root share its text. */
+        assert_ptr_equal(st.containers[0].runtime_root, st.containers[3].runtime_root);
+        struct ctk_tracker_state copy;
+        assert_int_equal(ctk_tracker_state_copy(&copy, &st, NULL), 0);
+        assert_null(copy.arena_str);
+
+        /* c1 grows (its GPU list and root leave the arena), c3 goes, c5 comes. */
+        bool changed;
+        struct ctk_tracker_container who = {.id = "c1", .runtime_root = "/run/other", .pid = 7};
+        assert_int_equal(ctk_tracker_state_alloc(&st, &who, (size_t[]){0, 2}, 2, &changed, NULL), 0);
+        assert_true(changed);
+        assert_int_equal(st.containers[0].ngpus, 4);
+        assert_string_equal(st.containers[0].runtime_root, "/run/other");
+        assert_string_equal(st.containers[3].runtime_root, "/run/docker/runtime-runc/moby");
+        assert_true(ctk_tracker_state_release(&st, "c3"));
+        struct ctk_tracker_container c5 = {.id = "c5", .runtime_root = "/run/runc"};
+        assert_int_equal(ctk_tracker_state_alloc(&st, &c5, (size_t[]){3}, 1, &changed, NULL), 0);
+        st.containers[1].ngpus = 0;
+        assert_true(ctk_tracker_state_prune(&st));
+        _cleanup_free_ char *out = ctk_tracker_state_format(&st);
+        assert_non_null(out);
+        assert_non_null(strstr(out, "\"runtimeRoots\":[\"/run/other\",\"/run/docker/runtime-runc/moby\","
+                                    "\"/run/runc\"],\"containers\":[[\"c1\",[0,1,2,4],0,7,0],[\"c4\",[2],1,"));
+        assert_non_null(strstr(out, "[\"c5\",[3],2,0,0]]}"));
+        assert_int_equal(both(out, strlen(out)), 1);
+        ctk_tracker_state_clear(&st);
+
+        /* The copy is untouched and independent. */
+        _cleanup_free_ char *again = ctk_tracker_state_format(&copy);
+        assert_string_equal(again, text);
+        ctk_tracker_state_clear(&copy);
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
@@ -260,6 +304,7 @@ int main(void)
             cmocka_unit_test(test_invalid_content_is_an_error),
             cmocka_unit_test(test_truncated),
             cmocka_unit_test(test_mutations_agree),
+            cmocka_unit_test(test_arena_backed_state_changes),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }
