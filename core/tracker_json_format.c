@@ -47,25 +47,31 @@ struct out {
         bool failed;
 };
 
-static void put(struct out *o, const char *s, size_t n)
+/* Makes room for n more bytes and the final NUL; false after ENOMEM. */
+static bool grow(struct out *o, size_t n)
 {
         if (o->failed)
-                return;
-        if (o->n + n + 1 > o->cap) {
-                size_t cap = o->cap ? o->cap : 4096;
-                while (o->n + n + 1 > cap)
-                        cap *= 2;
-                char *p = realloc(o->p, cap);
-                if (p == NULL) {
-                        o->failed = true;
-                        return;
-                }
-                o->p = p;
-                o->cap = cap;
+                return false;
+        size_t cap = o->cap ? o->cap : 4096;
+        while (o->n + n + 1 > cap)
+                cap *= 2;
+        char *p = realloc(o->p, cap);
+        if (p == NULL) {
+                o->failed = true;
+                return false;
         }
+        o->p = p;
+        o->cap = cap;
+        return true;
+}
+
+/* The NUL is written once at the end (ctk_tracker_state_format). */
+static inline void put(struct out *o, const char *s, size_t n)
+{
+        if (o->n + n + 1 > o->cap && !grow(o, n))
+                return;
         memcpy(o->p + o->n, s, n);
         o->n += n;
-        o->p[o->n] = '\0';
 }
 
 static void puts_(struct out *o, const char *s)
@@ -165,7 +171,7 @@ static long root_index(const char **roots, size_t n, const char *root)
         if (root == NULL)
                 return -1;
         for (size_t i = 0; i < n; i++)
-                if (strcmp(roots[i], root) == 0)
+                if (roots[i] == root || strcmp(roots[i], root) == 0) /* read states share them */
                         return (long)i;
         return -1;
 }
@@ -210,7 +216,9 @@ char *ctk_tracker_state_format(const struct ctk_tracker_state *s)
                         roots[nroots++] = r;
                 }
         }
+        /* Room for the usual entry sizes at once (it grows if needed). */
         struct out o = {0};
+        grow(&o, 4096 + s->ngpus * 256 + s->ncontainers * 160);
         putf(&o, "{\"version\":%d,\"enabled\":%s,\"bootId\":", CTK_TRACKER_STATE_VERSION,
              s->enabled ? "true" : "false");
         if (s->boot_id != NULL)
@@ -240,5 +248,6 @@ char *ctk_tracker_state_format(const struct ctk_tracker_state *s)
                 free(o.p);
                 return NULL;
         }
+        o.p[o.n] = '\0'; /* put always leaves room for it */
         return o.p;
 }
