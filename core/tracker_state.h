@@ -14,7 +14,14 @@
  * tell whether it still exists (tracker_reconcile.h; root null = never
  * reconciled).  Containers are listed in allocation order, which is the
  * order the status shows them in.  Unknown keys are ignored; a wrong type or
- * value is an error naming the place. */
+ * value is an error naming the place.
+ *
+ * The writer's own spelling (this key order, no whitespace, GPU lists
+ * ascending, strings escaped only where JSON requires) is read by a
+ * specialised parser (tracker_json_fast.c), since the state is read on
+ * every container create and delete; any other JSON spelling of the same
+ * content (an edited file) is read by the strict jansson parser, which also
+ * words every error. */
 #ifndef CTK_TRACKER_STATE_H
 #define CTK_TRACKER_STATE_H
 
