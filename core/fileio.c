@@ -15,7 +15,12 @@ int ctk_file_read_all(const char *path, char **out, size_t *len, struct ctk_erro
         _cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
         if (fd < 0)
                 return ctk_error_errno(err, errno, "cannot open %s", path);
+        /* Sized for a regular file at once (sysfs and proc sizes are not
+         * the content's: the loop grows the buffer then). */
         size_t cap = 16384, n = 0;
+        struct stat st;
+        if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size >= (off_t)cap && st.st_size < (off_t)1 << 30)
+                cap = (size_t)st.st_size + 2; /* + NUL, + 1 to see the end in one read */
         _cleanup_free_ char *buf = malloc(cap);
         if (buf == NULL)
                 return ctk_error_set(err, ENOMEM, "out of memory");

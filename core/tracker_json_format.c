@@ -47,25 +47,31 @@ struct out {
         bool failed;
 };
 
-static void put(struct out *o, const char *s, size_t n)
+/* Makes room for n more bytes and the final NUL; false after ENOMEM. */
+static bool grow(struct out *o, size_t n)
 {
         if (o->failed)
-                return;
-        if (o->n + n + 1 > o->cap) {
-                size_t cap = o->cap ? o->cap : 4096;
-                while (o->n + n + 1 > cap)
-                        cap *= 2;
-                char *p = realloc(o->p, cap);
-                if (p == NULL) {
-                        o->failed = true;
-                        return;
-                }
-                o->p = p;
-                o->cap = cap;
+                return false;
+        size_t cap = o->cap ? o->cap : 4096;
+        while (o->n + n + 1 > cap)
+                cap *= 2;
+        char *p = realloc(o->p, cap);
+        if (p == NULL) {
+                o->failed = true;
+                return false;
         }
+        o->p = p;
+        o->cap = cap;
+        return true;
+}
+
+/* The NUL is written once at the end (ctk_tracker_state_format). */
+static inline void put(struct out *o, const char *s, size_t n)
+{
+        if (o->n + n + 1 > o->cap && !grow(o, n))
+                return;
         memcpy(o->p + o->n, s, n);
         o->n += n;
-        o->p[o->n] = '\0';
 }
 
 static void puts_(struct out *o, const char *s)
@@ -87,15 +93,30 @@ static void putf(struct out *o, const char *fmt, ...)
                 put(o, buf, (size_t)n);
 }
 
+/* Decimal digits of v (printf is the bulk of formatting thousands of
+ * containers otherwise). */
+static void put_uint(struct out *o, unsigned long long v)
+{
+        char buf[24];
+        char *p = buf + sizeof(buf);
+        do {
+                *--p = (char)('0' + v % 10);
+                v /= 10;
+        } while (v != 0);
+        put(o, p, (size_t)(buf + sizeof(buf) - p));
+}
+
 /* A JSON string; bytes that are not UTF-8 become U+FFFD (jansson, which
  * reads the file back, rejects them). */
 static void put_string(struct out *o, const char *str)
 {
         const unsigned char *s = (const unsigned char *)str;
         put(o, "\"", 1);
+        /* (not '"' or '\\') */
+        static const bool plain[256] = {[0x20 ... 0x21] = true, [0x23 ... 0x5b] = true, [0x5d ... 0x7f] = true};
         while (*s != '\0') {
                 const unsigned char *run = s;
-                while (*s >= 0x20 && *s < 0x80 && *s != '"' && *s != '\\')
+                while (plain[*s])
                         s++;
                 put(o, (const char *)run, (size_t)(s - run));
                 if (*s == '\0')
@@ -150,7 +171,7 @@ static long root_index(const char **roots, size_t n, const char *root)
         if (root == NULL)
                 return -1;
         for (size_t i = 0; i < n; i++)
-                if (strcmp(roots[i], root) == 0)
+                if (roots[i] == root || strcmp(roots[i], root) == 0) /* read states share them */
                         return (long)i;
         return -1;
 }
@@ -160,12 +181,24 @@ static void put_container(struct out *o, const struct ctk_tracker_container *c, 
         put(o, "[", 1);
         put_string(o, c->id);
         put(o, ",[", 2);
-        for (size_t k = 0; k < c->ngpus; k++)
-                putf(o, k > 0 ? ",%zu" : "%zu", c->gpus[k]);
-        if (root >= 0)
-                putf(o, "],%ld,%d,%llu]", root, (int)c->pid, c->pid_start);
-        else
-                putf(o, "],null,%d,%llu]", (int)c->pid, c->pid_start);
+        for (size_t k = 0; k < c->ngpus; k++) {
+                if (k > 0)
+                        put(o, ",", 1);
+                put_uint(o, c->gpus[k]);
+        }
+        if (root >= 0) {
+                put(o, "],", 2);
+                put_uint(o, (unsigned long long)root);
+        } else {
+                put(o, "],null", 6);
+        }
+        put(o, ",", 1);
+        if (c->pid < 0) /* never recorded so, but keep the text valid */
+                put(o, "-", 1);
+        put_uint(o, c->pid < 0 ? -(unsigned long long)c->pid : (unsigned long long)c->pid);
+        put(o, ",", 1);
+        put_uint(o, c->pid_start);
+        put(o, "]", 1);
 }
 
 char *ctk_tracker_state_format(const struct ctk_tracker_state *s)
@@ -183,7 +216,9 @@ char *ctk_tracker_state_format(const struct ctk_tracker_state *s)
                         roots[nroots++] = r;
                 }
         }
+        /* Room for the usual entry sizes at once (it grows if needed). */
         struct out o = {0};
+        grow(&o, 4096 + s->ngpus * 256 + s->ncontainers * 160);
         putf(&o, "{\"version\":%d,\"enabled\":%s,\"bootId\":", CTK_TRACKER_STATE_VERSION,
              s->enabled ? "true" : "false");
         if (s->boot_id != NULL)
@@ -213,5 +248,6 @@ char *ctk_tracker_state_format(const struct ctk_tracker_state *s)
                 free(o.p);
                 return NULL;
         }
+        o.p[o.n] = '\0'; /* put always leaves room for it */
         return o.p;
 }

@@ -114,7 +114,8 @@ static int parse_container(json_t *v, size_t i, const struct ctk_tracker_state *
                         return ctk_error_set(err, EINVAL, "container %s: GPU indices must be below %zu", id, s->ngpus);
                 c->gpus[k] = (size_t)g;
         }
-        qsort(c->gpus, n, sizeof(*c->gpus), cmp_size);
+        if (n > 1) /* c->gpus is NULL when n == 0 */
+                qsort(c->gpus, n, sizeof(*c->gpus), cmp_size);
         for (size_t k = 0; k < n; k++)
                 if (c->ngpus == 0 || c->gpus[c->ngpus - 1] != c->gpus[k])
                         c->gpus[c->ngpus++] = c->gpus[k];
@@ -192,6 +193,14 @@ static int parse_root(json_t *root, struct ctk_tracker_state *s, struct ctk_erro
 }
 
 int ctk_tracker_state_parse(const char *text, size_t len, struct ctk_tracker_state *out, struct ctk_error **err)
+{
+        int r = ctk_tracker_state_parse_canonical(text, len, out, err);
+        if (r != 0)
+                return r < 0 ? -1 : 0;
+        return ctk_tracker_state_parse_strict(text, len, out, err);
+}
+
+int ctk_tracker_state_parse_strict(const char *text, size_t len, struct ctk_tracker_state *out, struct ctk_error **err)
 {
         memset(out, 0, sizeof(*out));
         json_error_t jerr;

@@ -14,7 +14,14 @@
  * tell whether it still exists (tracker_reconcile.h; root null = never
  * reconciled).  Containers are listed in allocation order, which is the
  * order the status shows them in.  Unknown keys are ignored; a wrong type or
- * value is an error naming the place. */
+ * value is an error naming the place.
+ *
+ * The writer's own spelling (this key order, no whitespace, GPU lists
+ * ascending, strings escaped only where JSON requires) is read by a
+ * specialised parser (tracker_json_fast.c), since the state is read on
+ * every container create and delete; any other JSON spelling of the same
+ * content (an edited file) is read by the strict jansson parser, which also
+ * words every error. */
 #ifndef CTK_TRACKER_STATE_H
 #define CTK_TRACKER_STATE_H
 
@@ -64,6 +71,15 @@ struct ctk_tracker_state {
         size_t ngpus;
         struct ctk_tracker_container *containers; /* allocation order */
         size_t ncontainers;
+        /* Where the reader keeps the ids, runtime roots and GPU lists of the
+         * containers it read (two blocks instead of thousands of small
+         * ones; containers may share a runtime root there).  A container
+         * field pointing into them is not freed on its own: replace fields
+         * through ctk_tracker_state_free_field.  Both NULL when unused. */
+        char *arena_str;
+        size_t arena_str_size;
+        size_t *arena_idx;
+        size_t arena_idx_n;
 };
 
 void ctk_tracker_state_clear(struct ctk_tracker_state *s);
@@ -81,9 +97,20 @@ int ctk_tracker_state_init(struct ctk_tracker_state *s, const struct ctk_gpu_lis
 int ctk_tracker_state_copy(struct ctk_tracker_state *dst, const struct ctk_tracker_state *src, struct ctk_error **err);
 
 /* JSON text <-> model.  Parse errors say what is wrong (with line and
- * column for syntax errors); callers add the file name. */
+ * column for syntax errors); callers add the file name.  The text our own
+ * writer produces is read by a specialised parser; anything else by the
+ * strict jansson one (both below). */
 int ctk_tracker_state_parse(const char *text, size_t len, struct ctk_tracker_state *out, struct ctk_error **err);
+/* Exactly the canonical form ctk_tracker_state_format writes, and only a
+ * valid state: 1 parsed, 0 anything else (*out empty, no error), -1 ENOMEM. */
+int ctk_tracker_state_parse_canonical(const char *text, size_t len, struct ctk_tracker_state *out,
+                                      struct ctk_error **err);
+/* Any JSON spelling of the state, through jansson. */
+int ctk_tracker_state_parse_strict(const char *text, size_t len, struct ctk_tracker_state *out, struct ctk_error **err);
 char *ctk_tracker_state_format(const struct ctk_tracker_state *s); /* NULL on ENOMEM; ends with "\n" */
+
+/* Frees p, a container field of s, unless it lies in s's arenas. */
+void ctk_tracker_state_free_field(const struct ctk_tracker_state *s, void *p);
 
 /* The container entry for id, or NULL. */
 struct ctk_tracker_container *ctk_tracker_state_find_container(const struct ctk_tracker_state *s, const char *id);
