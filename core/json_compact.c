@@ -11,7 +11,12 @@ struct out {
         char *p;
         size_t n, cap;
         bool failed;
+        const struct ctk_json_extra *extra; /* elements appended to arrays */
+        size_t nextra, extra_done;
 };
+
+/* An extra's text goes after the array's own elements. */
+static void put_extra(struct out *o, const json_t *array, bool nonempty);
 
 static bool reserve(struct out *o, size_t more)
 {
@@ -150,6 +155,8 @@ static void encode(struct out *o, const json_t *j, int depth)
                                 put_char(o, ',');
                         encode(o, v, depth + 1);
                 }
+                if (o->nextra > 0)
+                        put_extra(o, j, json_array_size(j) > 0);
                 put_char(o, ']');
                 break;
         }
@@ -174,12 +181,57 @@ static void encode(struct out *o, const json_t *j, int depth)
         }
 }
 
+static void put_extra(struct out *o, const json_t *array, bool nonempty)
+{
+        for (size_t i = 0; i < o->nextra; i++) {
+                const struct ctk_json_extra *x = &o->extra[i];
+                if (x->array != array || x->len == 0)
+                        continue;
+                if (nonempty)
+                        put_char(o, ',');
+                put(o, x->text, x->len);
+                nonempty = true;
+                o->extra_done++;
+        }
+}
+
+void ctk_json_out_raw(struct ctk_json_out *b, const char *s, size_t len)
+{
+        struct out o = {.p = b->p, .n = b->n, .cap = b->cap, .failed = b->failed};
+        put(&o, s, len);
+        *b = (struct ctk_json_out){.p = o.p, .n = o.n, .cap = o.cap, .failed = o.failed};
+}
+
+void ctk_json_out_string(struct ctk_json_out *b, const char *s, size_t len)
+{
+        struct out o = {.p = b->p, .n = b->n, .cap = b->cap, .failed = b->failed};
+        put_string(&o, s, len);
+        *b = (struct ctk_json_out){.p = o.p, .n = o.n, .cap = o.cap, .failed = o.failed};
+}
+
+void ctk_json_out_integer(struct ctk_json_out *b, json_int_t v)
+{
+        struct out o = {.p = b->p, .n = b->n, .cap = b->cap, .failed = b->failed};
+        put_integer(&o, v);
+        *b = (struct ctk_json_out){.p = o.p, .n = o.n, .cap = o.cap, .failed = o.failed};
+}
+
 char *ctk_json_compact(const json_t *j, size_t *len)
 {
-        struct out o = {0};
+        return ctk_json_compact_extra(j, NULL, 0, len);
+}
+
+char *ctk_json_compact_extra(const json_t *j, const struct ctk_json_extra *extra, size_t nextra, size_t *len)
+{
+        struct out o = {.extra = extra, .nextra = nextra};
         if (j == NULL)
                 return NULL;
+        size_t want = 0;
+        for (size_t i = 0; i < nextra; i++)
+                want += extra[i].len > 0;
         encode(&o, j, 0);
+        if (o.extra_done != want) /* an array the extras were meant for is not in the document */
+                o.failed = true;
         if (!reserve(&o, 0)) {
                 free(o.p);
                 return NULL;
