@@ -107,6 +107,10 @@ int ctk_kfd_props_parse(const char *text, size_t len, const char *path, struct c
                 const char *k = line;
                 while (k < eol && is_blank(*k))
                         k++;
+                if (k == eol || (*k != 'd' && *k != 'l' && *k != 'u')) { /* not a key we use */
+                        line = next;
+                        continue;
+                }
                 const char *ke = k;
                 while (ke < eol && !is_blank(*ke))
                         ke++;
@@ -194,10 +198,10 @@ int ctk_kfd_topology_read(struct ctk_backend *b, struct ctk_kfd_topology *out, s
                 return ctk_error_set(err, ENOMEM, "reading the KFD topology: out of memory");
         size_t n = 0;
         for (size_t i = 0; i < names.n; i++) {
-                _cleanup_free_ char *path = NULL;
+                _cleanup_free_ char *path = ctk_str_concat(CTK_KFD_NODES_DIR "/", names.v[i], "/properties");
                 _cleanup_free_ char *text = NULL;
                 size_t len = 0;
-                if (asprintf(&path, CTK_KFD_NODES_DIR "/%s/properties", names.v[i]) < 0)
+                if (path == NULL)
                         return ctk_error_set(err, ENOMEM, "reading the KFD topology: out of memory");
                 if (ctk_read_file(b, path, &text, &len, &lerr) < 0) {
                         if (lerr->code == ENOENT || lerr->code == ENOTDIR) {

@@ -54,3 +54,17 @@ void ctk_strv_clear(struct ctk_strv *s)
         s->v = NULL;
         s->n = s->cap = 0;
 }
+
+char *ctk_str_concat(const char *a, const char *b, const char *c)
+{
+        size_t la = strlen(a), lb = strlen(b), lc = c != NULL ? strlen(c) : 0;
+        char *s = malloc(la + lb + lc + 1);
+        if (s == NULL)
+                return NULL;
+        memcpy(s, a, la);
+        memcpy(s + la, b, lb);
+        if (lc > 0)
+                memcpy(s + la + lb, c, lc);
+        s[la + lb + lc] = '\0';
+        return s;
+}
