@@ -106,14 +106,6 @@ static int resolve_selection(struct create_job *j, struct ctk_error **err)
         return ctk_select_from_env((char *const *)j->env, j->nenv, kinds(j->cfg), &j->gpus, &j->sel, err);
 }
 
-static int stat_node(struct create_job *j, const char *path, struct ctk_error **err)
-{
-        if (ctk_devnode_stat(j->backend, path, &j->nodes[j->nnodes], err) < 0)
-                return -1;
-        j->nnodes++;
-        return 0;
-}
-
 /* The card and render nodes of each selected GPU, then /dev/kfd. */
 static int collect_nodes(struct create_job *j, struct ctk_error **err)
 {
@@ -123,16 +115,25 @@ static int collect_nodes(struct create_job *j, struct ctk_error **err)
                         return ctk_error_set(err, ENODEV, "GPU %zu does not exist", j->sel.idx[i]);
                 max += j->gpus.v[j->sel.idx[i]].drm.n;
         }
+        _cleanup_free_ const char **paths = calloc(max, sizeof(*paths));
+        _cleanup_free_ size_t *owner = calloc(max, sizeof(*owner)); /* the GPU of each path */
         j->nodes = calloc(max, sizeof(*j->nodes));
-        if (j->nodes == NULL)
+        if (paths == NULL || owner == NULL || j->nodes == NULL)
                 return ctk_error_set(err, ENOMEM, "out of memory");
+        size_t n = 0;
         for (size_t i = 0; i < j->sel.n; i++) {
                 const struct ctk_gpu *g = &j->gpus.v[j->sel.idx[i]];
-                for (size_t k = 0; k < g->drm.n; k++)
-                        if (stat_node(j, g->drm.v[k], err) < 0)
-                                return ctk_error_prefix(err, "GPU %zu", g->index);
+                for (size_t k = 0; k < g->drm.n; k++) {
+                        owner[n] = g->index;
+                        paths[n++] = g->drm.v[k];
+                }
         }
-        return stat_node(j, "/dev/kfd", err);
+        paths[n++] = "/dev/kfd";
+        size_t failed = 0;
+        if (ctk_devnode_stat_many(j->backend, paths, n, j->nodes, &failed, err) < 0)
+                return failed + 1 < n ? ctk_error_prefix(err, "GPU %zu", owner[failed]) : -1;
+        j->nnodes = n;
+        return 0;
 }
 
 static char *format_indices(const struct ctk_selection *s)

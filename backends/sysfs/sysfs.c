@@ -143,6 +143,20 @@ static enum ctk_node_type node_type(mode_t m)
         }
 }
 
+static void info_from_stat(const struct stat *st, struct ctk_node_info *out)
+{
+        *out = (struct ctk_node_info){
+            .type = node_type(st->st_mode),
+            .mode = st->st_mode & 07777,
+            .uid = st->st_uid,
+            .gid = st->st_gid,
+        };
+        if (S_ISCHR(st->st_mode) || S_ISBLK(st->st_mode)) {
+                out->major = major(st->st_rdev);
+                out->minor = minor(st->st_rdev);
+        }
+}
+
 static int sysfs_stat_node(void *ctx, const char *path, struct ctk_node_info *out, struct ctk_error **err)
 {
         struct sysfs_ctx *c = ctx;
@@ -152,17 +166,32 @@ static int sysfs_stat_node(void *ctx, const char *path, struct ctk_node_info *ou
         struct stat st;
         if (fstat(fd, &st) < 0)
                 return fail(c, err, errno, "stat", path);
-        *out = (struct ctk_node_info){
-            .type = node_type(st.st_mode),
-            .mode = st.st_mode & 07777,
-            .uid = st.st_uid,
-            .gid = st.st_gid,
-        };
-        if (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode)) {
-                out->major = major(st.st_rdev);
-                out->minor = minor(st.st_rdev);
-        }
+        info_from_stat(&st, out);
         return 0;
+}
+
+/* The directory is resolved once (within the root); an entry that is not a
+ * symbolic link is then what stat_node would find: one fstatat() instead of
+ * open + fstat + close per node (127 nodes for 63 partitions). */
+static void sysfs_stat_entries(void *ctx, const char *dir, const char *const *names, size_t n,
+                               struct ctk_node_info *out, bool *done)
+{
+        struct sysfs_ctx *c = ctx;
+        for (size_t i = 0; i < n; i++)
+                done[i] = false;
+        _cleanup_close_ int fd = open_path(c, dir, O_PATH | O_DIRECTORY);
+        if (fd < 0)
+                return;
+        for (size_t i = 0; i < n; i++) {
+                const char *name = names[i];
+                struct stat st;
+                if (name[0] == '\0' || strchr(name, '/') != NULL || strcmp(name, ".") == 0 || strcmp(name, "..") == 0)
+                        continue;
+                if (fstatat(fd, name, &st, AT_SYMLINK_NOFOLLOW) < 0 || S_ISLNK(st.st_mode))
+                        continue;
+                info_from_stat(&st, &out[i]);
+                done[i] = true;
+        }
 }
 
 static int sysfs_read_link(void *ctx, const char *path, char **target, struct ctk_error **err)
@@ -208,6 +237,7 @@ static const struct ctk_backend_ops sysfs_ops = {
     .stat_node = sysfs_stat_node,
     .read_link = sysfs_read_link,
     .destroy = sysfs_destroy,
+    .stat_entries = sysfs_stat_entries,
 };
 
 int ctk_sysfs_backend_new_mode(const char *root, enum ctk_resolve_mode mode, struct ctk_backend **out,
