@@ -362,12 +362,23 @@ int ctk_oci_add_additional_gid(json_t *spec, gid_t gid, bool *changed, struct ct
 static int add_groups(json_t *spec, const struct ctk_devnode *nodes, size_t n, size_t *added, struct ctk_error **err)
 {
         *added = 0;
+        gid_t recent[4]; /* groups done already (idempotent; nodes share a handful) */
+        size_t nrecent = 0, next = 0;
         for (size_t i = 0; i < n; i++) {
+                if (!ctk_oci_devnode_needs_group(&nodes[i]))
+                        continue;
+                bool seen = false;
+                for (size_t k = 0; k < nrecent && !seen; k++)
+                        seen = recent[k] == nodes[i].gid;
+                if (seen)
+                        continue;
                 bool gid_added = false;
-                if (ctk_oci_devnode_needs_group(&nodes[i]) &&
-                    ctk_oci_add_additional_gid(spec, nodes[i].gid, &gid_added, err) < 0)
+                if (ctk_oci_add_additional_gid(spec, nodes[i].gid, &gid_added, err) < 0)
                         return -1;
                 *added += gid_added;
+                recent[next] = nodes[i].gid;
+                next = (next + 1) % 4;
+                nrecent += nrecent < 4;
         }
         return 0;
 }
