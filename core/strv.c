@@ -32,10 +32,22 @@ static int cmp(const void *a, const void *b)
         return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* Short vectors (a GPU's drm/ directory has a handful of entries, and
+ * discovery lists one per partition) by insertion: qsort's setup costs more
+ * than the sort there. */
 void ctk_strv_sort(struct ctk_strv *s)
 {
-        if (s->n > 1)
+        if (s->n > 16) {
                 qsort(s->v, s->n, sizeof(*s->v), cmp);
+                return;
+        }
+        for (size_t i = 1; i < s->n; i++) {
+                char *x = s->v[i];
+                size_t j = i;
+                for (; j > 0 && strcmp(s->v[j - 1], x) > 0; j--)
+                        s->v[j] = s->v[j - 1];
+                s->v[j] = x;
+        }
 }
 
 bool ctk_strv_contains(const struct ctk_strv *s, const char *str)

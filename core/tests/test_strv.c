@@ -3,6 +3,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,11 +37,30 @@ static void test_sorted_vector(void **state)
         assert_false(ctk_strv_contains(&v, "c"));
 }
 
+/* Short and long vectors (two sorting strategies) end up in strcmp order. */
+static void test_sort_sizes(void **state)
+{
+        (void)state;
+        for (size_t n = 0; n < 40; n++) {
+                _cleanup_strv_ struct ctk_strv v = {0};
+                for (size_t i = 0; i < n; i++) {
+                        char name[16];
+                        snprintf(name, sizeof(name), "n%zu", (i * 7919) % (n + 3)); /* scrambled, with repeats */
+                        assert_int_equal(ctk_strv_push(&v, name), 0);
+                }
+                ctk_strv_sort(&v);
+                assert_int_equal(v.n, n);
+                for (size_t i = 1; i < v.n; i++)
+                        assert_true(strcmp(v.v[i - 1], v.v[i]) <= 0);
+        }
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
             cmocka_unit_test(test_concat),
             cmocka_unit_test(test_sorted_vector),
+            cmocka_unit_test(test_sort_sizes),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }
