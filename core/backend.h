@@ -9,6 +9,7 @@
 #ifndef CTK_BACKEND_H
 #define CTK_BACKEND_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
 
@@ -40,6 +41,13 @@ struct ctk_backend_ops {
         int (*stat_node)(void *ctx, const char *path, struct ctk_node_info *out, struct ctk_error **err);
         int (*read_link)(void *ctx, const char *path, char **target, struct ctk_error **err);
         void (*destroy)(void *ctx);
+        /* Optional (NULL: not offered): stat_node for several entries of one
+         * directory at once.  For each names[i] (one path component) that it
+         * can answer exactly as stat_node(dir + "/" + names[i]) would, fills
+         * out[i] and sets done[i]; the others (links, errors) are left for
+         * stat_node, which words the errors. */
+        void (*stat_entries)(void *ctx, const char *dir, const char *const *names, size_t n, struct ctk_node_info *out,
+                             bool *done);
 };
 
 /* Errors use err->code = errno (ENOENT for a missing path, EIO, EACCES...),

@@ -22,4 +22,11 @@ struct ctk_devnode {
 int ctk_devnode_stat(struct ctk_backend *b, const char *path, struct ctk_devnode *out, struct ctk_error **err);
 void ctk_devnode_clear(struct ctk_devnode *d);
 
+/* ctk_devnode_stat for each of paths[0..n), into out[0..n); nodes of one
+ * directory (consecutive paths) are stat'ed together where the backend
+ * offers it.  On error *failed is the index of the path that failed and
+ * nothing is left in out. */
+int ctk_devnode_stat_many(struct ctk_backend *b, const char *const *paths, size_t n, struct ctk_devnode *out,
+                          size_t *failed, struct ctk_error **err);
+
 #endif

@@ -95,9 +95,9 @@ static int read_partition(struct ctk_backend *b, const char *dir, char **out, st
         _cleanup_free_ char *memory = NULL;
         char **parts[2] = {&compute, &memory};
         for (int i = 0; i < 2; i++) {
-                _cleanup_free_ char *path = NULL;
+                _cleanup_free_ char *path = ctk_str_concat(dir, "/", files[i]);
                 _cleanup_error_ struct ctk_error *e = NULL;
-                if (asprintf(&path, "%s/%s", dir, files[i]) < 0)
+                if (path == NULL)
                         return ctk_error_set(err, ENOMEM, "out of memory");
                 char *text = NULL;
                 if (ctk_read_file(b, path, &text, NULL, &e) < 0) {
@@ -128,8 +128,8 @@ static int read_partition(struct ctk_backend *b, const char *dir, char **out, st
         char *p = NULL;
         if (compute[0] == '\0' && memory[0] == '\0')
                 p = strdup("");
-        else if (asprintf(&p, "%s_%s", compute, memory) < 0)
-                p = NULL;
+        else
+                p = ctk_str_concat(compute, "_", memory);
         if (p == NULL)
                 return ctk_error_set(err, ENOMEM, "out of memory");
         *out = p;
@@ -142,8 +142,8 @@ static int probe(struct ctk_backend *b, const char *dir, bool is_pci, const stru
                  struct candidate *c, bool *kept, struct ctk_error **err)
 {
         *kept = false;
-        _cleanup_free_ char *drm_dir = NULL;
-        if (asprintf(&drm_dir, "%s/drm", dir) < 0)
+        _cleanup_free_ char *drm_dir = ctk_str_concat(dir, "/drm", NULL);
+        if (drm_dir == NULL)
                 return ctk_error_set(err, ENOMEM, "out of memory");
         _cleanup_strv_ struct ctk_strv names = {0};
         if (list_optional(b, drm_dir, &names, err) < 0)
@@ -155,8 +155,8 @@ static int probe(struct ctk_backend *b, const char *dir, bool is_pci, const stru
                 bool card = strncmp(n, "card", 4) == 0, render = strncmp(n, "renderD", 7) == 0;
                 if (!card && !render)
                         continue;
-                char *path = NULL;
-                if (asprintf(&path, "/dev/dri/%s", n) < 0 || ctk_strv_push_take(&drm, path) < 0)
+                char *path = ctk_str_concat("/dev/dri/", n, NULL);
+                if (path == NULL || ctk_strv_push_take(&drm, path) < 0)
                         return ctk_error_set(err, ENOMEM, "out of memory");
                 if (render) {
                         int m = minor_suffix(n + 7);
@@ -269,19 +269,35 @@ static int list_candidates(struct ctk_backend *b, struct ctk_strv *dirs, size_t 
         for (size_t i = 0; i < pci.n; i++) {
                 if (!looks_like_bdf(pci.v[i]))
                         continue;
-                char *p = NULL;
-                if (asprintf(&p, AMDGPU_PCI_DIR "/%s", pci.v[i]) < 0 || ctk_strv_push_take(dirs, p) < 0)
+                char *p = ctk_str_concat(AMDGPU_PCI_DIR "/", pci.v[i], NULL);
+                if (p == NULL || ctk_strv_push_take(dirs, p) < 0)
                         return ctk_error_set(err, ENOMEM, "out of memory");
                 (*npci)++;
         }
         for (size_t i = 0; i < platform.n; i++) {
                 if (!is_xcp_name(platform.v[i]))
                         continue;
-                char *p = NULL;
-                if (asprintf(&p, PLATFORM_DIR "/%s", platform.v[i]) < 0 || ctk_strv_push_take(dirs, p) < 0)
+                char *p = ctk_str_concat(PLATFORM_DIR "/", platform.v[i], NULL);
+                if (p == NULL || ctk_strv_push_take(dirs, p) < 0)
                         return ctk_error_set(err, ENOMEM, "out of memory");
         }
         return 0;
+}
+
+/* v in lower-case hex, at least width digits (printf's %0<width>x). */
+static char *put_hex(char *p, unsigned v, int width)
+{
+        char digits[8];
+        int n = 0;
+        do {
+                digits[n++] = "0123456789abcdef"[v & 0xf];
+                v >>= 4;
+        } while (v != 0);
+        for (int i = n; i < width; i++)
+                *p++ = '0';
+        while (n > 0)
+                *p++ = digits[--n];
+        return p;
 }
 
 static int finish_gpu(struct candidate *c, const struct groups *g, size_t index, struct ctk_error **err)
@@ -290,12 +306,14 @@ static int finish_gpu(struct candidate *c, const struct groups *g, size_t index,
         unsigned bus = ctk_kfd_location_bus(nd->location_id), dev = ctk_kfd_location_dev(nd->location_id);
         const char *bdf = g->bdf[groups_slot(g, nd->group)];
         c->gpu.index = index;
-        if (asprintf(&c->gpu.group_key, "%04x:%02x:%02x:0", nd->domain, bus, dev) < 0)
-                c->gpu.group_key = NULL;
-        if (bdf != NULL)
-                c->gpu.pci = strdup(bdf);
-        else if (asprintf(&c->gpu.pci, "%04x:%02x:%02x.0", nd->domain, bus, dev) < 0)
-                c->gpu.pci = NULL;
+        char loc[32]; /* "%04x:%02x:%02x" */
+        char *p = put_hex(loc, nd->domain, 4);
+        *p++ = ':';
+        p = put_hex(p, bus, 2);
+        *p++ = ':';
+        *put_hex(p, dev, 2) = '\0';
+        c->gpu.group_key = ctk_str_concat(loc, ":0", NULL);
+        c->gpu.pci = bdf != NULL ? strdup(bdf) : ctk_str_concat(loc, ".0", NULL);
         if (c->gpu.group_key == NULL || c->gpu.pci == NULL)
                 return ctk_error_set(err, ENOMEM, "out of memory");
         return 0;

@@ -8,12 +8,15 @@
 #define MAX_DEPTH 2048 /* jansson's JSON_PARSER_DEFAULT_DEPTH */
 
 struct out {
-        char *p;
-        size_t n, cap;
-        bool failed;
+        struct ctk_json_out b;
+        const struct ctk_json_extra *extra; /* elements appended to arrays */
+        size_t nextra, extra_done;
 };
 
-static bool reserve(struct out *o, size_t more)
+/* An extra's text goes after the array's own elements. */
+static void put_extra(struct out *o, const json_t *array, bool nonempty);
+
+static bool reserve(struct ctk_json_out *o, size_t more)
 {
         if (o->failed)
                 return false;
@@ -32,7 +35,7 @@ static bool reserve(struct out *o, size_t more)
         return true;
 }
 
-static void put(struct out *o, const char *s, size_t len)
+static void put(struct ctk_json_out *o, const char *s, size_t len)
 {
         if (!reserve(o, len))
                 return;
@@ -40,14 +43,14 @@ static void put(struct out *o, const char *s, size_t len)
         o->n += len;
 }
 
-static void put_char(struct out *o, char c)
+static void put_char(struct ctk_json_out *o, char c)
 {
         if (!reserve(o, 1))
                 return;
         o->p[o->n++] = c;
 }
 
-static void put_integer(struct out *o, json_int_t v)
+static void put_integer(struct ctk_json_out *o, json_int_t v)
 {
         char buf[24], *e = buf + sizeof(buf), *p = e;
         unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
@@ -62,7 +65,7 @@ static void put_integer(struct out *o, json_int_t v)
 
 /* Escapes as jansson does: \" \\ \b \f \n \r \t, other control characters
  * as \u00XX; everything else (valid UTF-8 by construction) as is. */
-static void put_string(struct out *o, const char *s, size_t len)
+static void put_string(struct ctk_json_out *o, const char *s, size_t len)
 {
         put_char(o, '"');
         size_t run = 0;
@@ -109,17 +112,17 @@ static void put_real(struct out *o, const json_t *j)
 {
         char *s = json_dumps(j, JSON_ENCODE_ANY | JSON_COMPACT);
         if (s == NULL) {
-                o->failed = true;
+                o->b.failed = true;
                 return;
         }
-        put(o, s, strlen(s));
+        put(&o->b, s, strlen(s));
         free(s);
 }
 
 static void encode(struct out *o, const json_t *j, int depth)
 {
         if (depth > MAX_DEPTH) {
-                o->failed = true;
+                o->b.failed = true;
                 return;
         }
         switch (json_typeof(j)) {
@@ -127,65 +130,106 @@ static void encode(struct out *o, const json_t *j, int depth)
                 const char *key;
                 json_t *v;
                 bool first = true;
-                put_char(o, '{');
+                put_char(&o->b, '{');
                 json_object_foreach((json_t *)j, key, v)
                 {
                         if (!first)
-                                put_char(o, ',');
+                                put_char(&o->b, ',');
                         first = false;
-                        put_string(o, key, strlen(key));
-                        put_char(o, ':');
+                        put_string(&o->b, key, strlen(key));
+                        put_char(&o->b, ':');
                         encode(o, v, depth + 1);
                 }
-                put_char(o, '}');
+                put_char(&o->b, '}');
                 break;
         }
         case JSON_ARRAY: {
                 size_t i;
                 json_t *v;
-                put_char(o, '[');
+                put_char(&o->b, '[');
                 json_array_foreach(j, i, v)
                 {
                         if (i > 0)
-                                put_char(o, ',');
+                                put_char(&o->b, ',');
                         encode(o, v, depth + 1);
                 }
-                put_char(o, ']');
+                if (o->nextra > 0)
+                        put_extra(o, j, json_array_size(j) > 0);
+                put_char(&o->b, ']');
                 break;
         }
         case JSON_STRING:
-                put_string(o, json_string_value(j), json_string_length(j));
+                put_string(&o->b, json_string_value(j), json_string_length(j));
                 break;
         case JSON_INTEGER:
-                put_integer(o, json_integer_value(j));
+                put_integer(&o->b, json_integer_value(j));
                 break;
         case JSON_REAL:
                 put_real(o, j);
                 break;
         case JSON_TRUE:
-                put(o, "true", 4);
+                put(&o->b, "true", 4);
                 break;
         case JSON_FALSE:
-                put(o, "false", 5);
+                put(&o->b, "false", 5);
                 break;
         case JSON_NULL:
-                put(o, "null", 4);
+                put(&o->b, "null", 4);
                 break;
         }
 }
 
+static void put_extra(struct out *o, const json_t *array, bool nonempty)
+{
+        for (size_t i = 0; i < o->nextra; i++) {
+                const struct ctk_json_extra *x = &o->extra[i];
+                if (x->array != array || x->len == 0)
+                        continue;
+                if (nonempty)
+                        put_char(&o->b, ',');
+                put(&o->b, x->text, x->len);
+                nonempty = true;
+                o->extra_done++;
+        }
+}
+
+void ctk_json_out_raw(struct ctk_json_out *b, const char *s, size_t len)
+{
+        put(b, s, len);
+}
+
+void ctk_json_out_string(struct ctk_json_out *b, const char *s, size_t len)
+{
+        put_string(b, s, len);
+}
+
+void ctk_json_out_integer(struct ctk_json_out *b, json_int_t v)
+{
+        put_integer(b, v);
+}
+
 char *ctk_json_compact(const json_t *j, size_t *len)
 {
-        struct out o = {0};
+        return ctk_json_compact_extra(j, NULL, 0, len);
+}
+
+char *ctk_json_compact_extra(const json_t *j, const struct ctk_json_extra *extra, size_t nextra, size_t *len)
+{
+        struct out o = {.extra = extra, .nextra = nextra};
         if (j == NULL)
                 return NULL;
+        size_t want = 0;
+        for (size_t i = 0; i < nextra; i++)
+                want += extra[i].len > 0;
         encode(&o, j, 0);
-        if (!reserve(&o, 0)) {
-                free(o.p);
+        if (o.extra_done != want) /* an array the extras were meant for is not in the document */
+                o.b.failed = true;
+        if (!reserve(&o.b, 0)) {
+                free(o.b.p);
                 return NULL;
         }
-        o.p[o.n] = '\0';
+        o.b.p[o.b.n] = '\0';
         if (len != NULL)
-                *len = o.n;
-        return o.p;
+                *len = o.b.n;
+        return o.b.p;
 }

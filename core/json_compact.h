@@ -6,10 +6,37 @@
 #define CTK_JSON_COMPACT_H
 
 #include <jansson.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 /* NUL-terminated, malloc'ed; *len (if not NULL) excludes the NUL.  NULL on
  * ENOMEM or for a document nesting deeper than jansson would accept. */
 char *ctk_json_compact(const json_t *j, size_t *len);
+
+/* Elements to add to an array of the document as it is encoded: text is
+ * compact JSON of one or more elements separated by commas ("{..},{..}"),
+ * written after the array's own elements.  Lets a caller add hundreds of
+ * entries without building (and freeing) a jansson value for each. */
+struct ctk_json_extra {
+        const json_t *array;
+        const char *text;
+        size_t len;
+};
+
+/* ctk_json_compact with extra elements; NULL also when the array of an
+ * extra with text is not reached in j (the text would be lost). */
+char *ctk_json_compact_extra(const json_t *j, const struct ctk_json_extra *extra, size_t nextra, size_t *len);
+
+/* A growing text buffer for such extras, with the encoder's own rules for
+ * strings (escaped as jansson does) and integers.  failed is set (and
+ * stays set) when memory runs out; free(p) when done. */
+struct ctk_json_out {
+        char *p;
+        size_t n, cap;
+        bool failed;
+};
+void ctk_json_out_raw(struct ctk_json_out *b, const char *s, size_t len);
+void ctk_json_out_string(struct ctk_json_out *b, const char *s, size_t len);
+void ctk_json_out_integer(struct ctk_json_out *b, json_int_t v);
 
 #endif

@@ -46,6 +46,52 @@ static int parse_value(const char *path, enum prop_key k, const char *v, size_t 
         return 0;
 }
 
+/* The key a properties line names, -1 for the ~30 keys not used (a switch
+ * on the length: 67 files of ~30 lines are parsed on the start path). */
+static int key_of(const char *k, size_t len)
+{
+        int i;
+        switch (len) {
+        case 16:
+                i = KEY_RENDER_MINOR;
+                break;
+        case 11:
+                i = KEY_LOCATION_ID;
+                break;
+        case 6:
+                i = KEY_DOMAIN;
+                break;
+        case 9:
+                i = KEY_UNIQUE_ID;
+                break;
+        default:
+                return -1;
+        }
+        return memcmp(k, keys[i].name, len) == 0 ? i : -1;
+}
+
+static void set_prop(struct ctk_kfd_props *p, int key, uint64_t val)
+{
+        switch (key) {
+        case KEY_RENDER_MINOR:
+                p->has_render_minor = true;
+                p->render_minor = (uint32_t)val;
+                break;
+        case KEY_LOCATION_ID:
+                p->has_location_id = true;
+                p->location_id = (uint32_t)val;
+                break;
+        case KEY_DOMAIN:
+                p->has_domain = true;
+                p->domain = (uint32_t)val;
+                break;
+        default:
+                p->has_unique_id = true;
+                p->unique_id = val;
+                break;
+        }
+}
+
 int ctk_kfd_props_parse(const char *text, size_t len, const char *path, struct ctk_kfd_props *out,
                         struct ctk_error **err)
 {
@@ -61,45 +107,28 @@ int ctk_kfd_props_parse(const char *text, size_t len, const char *path, struct c
                 const char *k = line;
                 while (k < eol && is_blank(*k))
                         k++;
+                if (k == eol || (*k != 'd' && *k != 'l' && *k != 'u')) { /* not a key we use */
+                        line = next;
+                        continue;
+                }
                 const char *ke = k;
                 while (ke < eol && !is_blank(*ke))
                         ke++;
-                const char *v = ke;
-                while (v < eol && is_blank(*v))
-                        v++;
-                const char *ve = eol;
-                while (ve > v && is_blank(ve[-1]))
-                        ve--;
-                for (int i = 0; i < NKEYS; i++) {
-                        size_t klen = strlen(keys[i].name);
-                        if (seen[i] || (size_t)(ke - k) != klen || memcmp(k, keys[i].name, klen) != 0)
-                                continue;
+                int i = key_of(k, (size_t)(ke - k));
+                if (i >= 0 && !seen[i]) {
                         seen[i] = true;
+                        const char *v = ke;
+                        while (v < eol && is_blank(*v))
+                                v++;
+                        const char *ve = eol;
+                        while (ve > v && is_blank(ve[-1]))
+                                ve--;
                         uint64_t val = 0;
                         bool present = false;
                         if (parse_value(path, i, v, (size_t)(ve - v), &val, &present, err) < 0)
                                 return -1;
-                        if (!present)
-                                break;
-                        switch (i) {
-                        case KEY_RENDER_MINOR:
-                                p.has_render_minor = true;
-                                p.render_minor = (uint32_t)val;
-                                break;
-                        case KEY_LOCATION_ID:
-                                p.has_location_id = true;
-                                p.location_id = (uint32_t)val;
-                                break;
-                        case KEY_DOMAIN:
-                                p.has_domain = true;
-                                p.domain = (uint32_t)val;
-                                break;
-                        default:
-                                p.has_unique_id = true;
-                                p.unique_id = val;
-                                break;
-                        }
-                        break;
+                        if (present)
+                                set_prop(&p, i, val);
                 }
                 line = next;
         }
@@ -169,10 +198,10 @@ int ctk_kfd_topology_read(struct ctk_backend *b, struct ctk_kfd_topology *out, s
                 return ctk_error_set(err, ENOMEM, "reading the KFD topology: out of memory");
         size_t n = 0;
         for (size_t i = 0; i < names.n; i++) {
-                _cleanup_free_ char *path = NULL;
+                _cleanup_free_ char *path = ctk_str_concat(CTK_KFD_NODES_DIR "/", names.v[i], "/properties");
                 _cleanup_free_ char *text = NULL;
                 size_t len = 0;
-                if (asprintf(&path, CTK_KFD_NODES_DIR "/%s/properties", names.v[i]) < 0)
+                if (path == NULL)
                         return ctk_error_set(err, ENOMEM, "reading the KFD topology: out of memory");
                 if (ctk_read_file(b, path, &text, &len, &lerr) < 0) {
                         if (lerr->code == ENOENT || lerr->code == ENOTDIR) {

@@ -3,6 +3,7 @@
 #include "cleanup.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,8 +86,82 @@ static bool access_has_rwm(const json_t *j)
         return a != NULL && strchr(a, 'r') != NULL && strchr(a, 'w') != NULL && strchr(a, 'm') != NULL;
 }
 
-/* The device paths already in linux.devices, as a set (object keys). */
-static int device_paths(const json_t *devices, json_t *set, struct ctk_error **err)
+/* FNV-1a over bytes. */
+static uint64_t fnv(uint64_t h, const void *p, size_t n)
+{
+        const unsigned char *c = p;
+        for (size_t i = 0; i < n; i++)
+                h = (h ^ c[i]) * 1099511628211ULL;
+        return h;
+}
+
+#define FNV_BASIS 14695981039346656037ULL
+
+/* Open addressing tables of indices (SIZE_MAX = empty slot), at most half
+ * full: with 63 partitions there are 127 paths and 127 rules. */
+static size_t *slots_new(size_t n, size_t *mask)
+{
+        size_t cap = 16;
+        while (cap < 2 * n + 2)
+                cap *= 2;
+        size_t *v = malloc(cap * sizeof(*v));
+        if (v != NULL)
+                memset(v, 0xff, cap * sizeof(*v));
+        *mask = cap - 1;
+        return v;
+}
+
+/* A set of device paths (borrowed strings). */
+struct path_set {
+        const char **v;
+        size_t n, *slot, mask;
+};
+
+/* Adds path; false when it was there already. */
+static bool path_add(struct path_set *s, const char *path)
+{
+        size_t i = (size_t)fnv(FNV_BASIS, path, strlen(path)) & s->mask;
+        for (; s->slot[i] != SIZE_MAX; i = (i + 1) & s->mask)
+                if (strcmp(s->v[s->slot[i]], path) == 0)
+                        return false;
+        s->v[s->n] = path;
+        s->slot[i] = s->n++;
+        return true;
+}
+
+/* Exact allow rules (type, major, minor), live while no later deny rule
+ * covers them. */
+struct rule {
+        char type;
+        long long major, minor;
+        bool live;
+};
+
+struct rule_set {
+        struct rule *v;
+        size_t n, *slot, mask;
+};
+
+/* Makes the rule live; false when it was live already. */
+static bool rule_allow(struct rule_set *s, char type, long long major, long long minor)
+{
+        long long key[2] = {major, minor};
+        size_t i = (size_t)fnv(fnv(FNV_BASIS, &type, 1), key, sizeof(key)) & s->mask;
+        for (; s->slot[i] != SIZE_MAX; i = (i + 1) & s->mask) {
+                struct rule *r = &s->v[s->slot[i]];
+                if (r->type == type && r->major == major && r->minor == minor) {
+                        bool was = r->live;
+                        r->live = true;
+                        return !was;
+                }
+        }
+        s->v[s->n] = (struct rule){type, major, minor, true};
+        s->slot[i] = s->n++;
+        return true;
+}
+
+/* The device paths already in linux.devices. */
+static int device_paths(const json_t *devices, struct path_set *set, struct ctk_error **err)
 {
         size_t i;
         json_t *e;
@@ -95,40 +170,15 @@ static int device_paths(const json_t *devices, json_t *set, struct ctk_error **e
                 if (!json_is_object(e))
                         return ctk_error_set(err, EINVAL, "linux.devices[%zu] is not an object", i);
                 const char *path = json_string_value(json_object_get(e, "path"));
-                if (path != NULL && json_object_set_new(set, path, json_true()) < 0)
-                        return ctk_error_set(err, ENOMEM, "out of memory");
+                if (path != NULL)
+                        path_add(set, path);
         }
         return 0;
 }
 
-/* "c 226:128": the identity of a cgroup rule (snprintf is measurably slow
- * for 254 keys on the start path). */
-static void rule_key(char type, long long major, long long minor, char buf[64])
-{
-        char *p = buf;
-        *p++ = type;
-        *p++ = ' ';
-        long long v[2] = {major, minor};
-        for (int k = 0; k < 2; k++) {
-                char digits[24], *d = digits + sizeof(digits);
-                unsigned long long u = v[k] < 0 ? 0ULL - (unsigned long long)v[k] : (unsigned long long)v[k];
-                do {
-                        *--d = (char)('0' + u % 10);
-                        u /= 10;
-                } while (u != 0);
-                if (v[k] < 0)
-                        *--d = '-';
-                size_t n = (size_t)(digits + sizeof(digits) - d);
-                memcpy(p, d, n);
-                p += n;
-                *p++ = k == 0 ? ':' : '\0';
-        }
-}
-
 /* The devices allowed rwm by the rules: exact allow rules, in order, minus
- * those a later deny rule (possibly with wildcards) covers.  A set keyed by
- * rule_key() whose values are [type, major, minor]. */
-static int allowed_devices(const json_t *rules, json_t *set, struct ctk_error **err)
+ * those a later deny rule (possibly with wildcards) covers. */
+static int allowed_devices(const json_t *rules, struct rule_set *set, struct ctk_error **err)
 {
         size_t i;
         json_t *e;
@@ -144,25 +194,72 @@ static int allowed_devices(const json_t *rules, json_t *set, struct ctk_error **
                             !json_is_integer(major) || !json_is_integer(minor) ||
                             !access_has_rwm(json_object_get(e, "access")))
                                 continue;
-                        char key[64];
-                        rule_key(type[0], json_integer_value(major), json_integer_value(minor), key);
-                        if (json_object_set_new(
-                                set, key,
-                                json_pack("[s,I,I]", type, json_integer_value(major), json_integer_value(minor))) < 0)
-                                return ctk_error_set(err, ENOMEM, "out of memory");
+                        rule_allow(set, type[0], json_integer_value(major), json_integer_value(minor));
                         continue;
                 }
-                const char *key;
-                json_t *v, *tmp;
-                json_object_foreach_safe(set, tmp, key, v)
-                {
-                        if ((t == NULL || str_is(t, "a") || str_is(t, json_string_value(json_array_get(v, 0)))) &&
-                            wild_or_is(major, json_integer_value(json_array_get(v, 1))) &&
-                            wild_or_is(minor, json_integer_value(json_array_get(v, 2))))
-                                json_object_del(set, key);
+                for (size_t k = 0; k < set->n; k++) {
+                        struct rule *r = &set->v[k];
+                        const char type[2] = {r->type, '\0'};
+                        if (r->live && (t == NULL || str_is(t, "a") || str_is(t, type)) &&
+                            wild_or_is(major, r->major) && wild_or_is(minor, r->minor))
+                                r->live = false;
                 }
         }
         return 0;
+}
+
+/* What adding nodes changes: which need a device entry, which a rule. */
+struct plan {
+        json_t *devices, *rules; /* the spec's arrays (created when absent) */
+        bool *dev, *rule;        /* per node */
+        size_t ndev, nrule;
+};
+
+static void plan_clear(struct plan *p)
+{
+        free(p->dev);
+        free(p->rule);
+        p->dev = p->rule = NULL;
+}
+
+static int make_plan(json_t *spec, const struct ctk_devnode *nodes, size_t n, struct plan *p, struct ctk_error **err)
+{
+        *p = (struct plan){0};
+        json_t *linux_, *resources;
+        for (size_t i = 0; i < n; i++)
+                if (nodes[i].path == NULL || (nodes[i].type != 'c' && nodes[i].type != 'b'))
+                        return ctk_error_set(err, EINVAL, "invalid device node %s", nodes[i].path ? nodes[i].path : "");
+        if (ctk_oci_check_root(spec, err) < 0 || member(spec, "linux", JSON_OBJECT, true, "linux", &linux_, err) < 0 ||
+            member(linux_, "devices", JSON_ARRAY, true, "linux.devices", &p->devices, err) < 0 ||
+            member(linux_, "resources", JSON_OBJECT, true, "linux.resources", &resources, err) < 0 ||
+            member(resources, "devices", JSON_ARRAY, true, "linux.resources.devices", &p->rules, err) < 0)
+                return -1;
+        size_t npaths = json_array_size(p->devices) + n, nrules = json_array_size(p->rules) + n;
+        struct path_set paths = {.v = malloc((npaths + 1) * sizeof(*paths.v))};
+        paths.slot = slots_new(npaths, &paths.mask);
+        struct rule_set allowed = {.v = malloc((nrules + 1) * sizeof(*allowed.v))};
+        allowed.slot = slots_new(nrules, &allowed.mask);
+        p->dev = calloc(n + 1, sizeof(*p->dev));
+        p->rule = calloc(n + 1, sizeof(*p->rule));
+        int r = 0;
+        if (paths.v == NULL || paths.slot == NULL || allowed.v == NULL || allowed.slot == NULL || p->dev == NULL ||
+            p->rule == NULL)
+                r = ctk_error_set(err, ENOMEM, "out of memory");
+        else if (device_paths(p->devices, &paths, err) < 0 || allowed_devices(p->rules, &allowed, err) < 0)
+                r = -1;
+        for (size_t i = 0; i < n && r == 0; i++) {
+                p->dev[i] = path_add(&paths, nodes[i].path);
+                p->rule[i] = rule_allow(&allowed, nodes[i].type, nodes[i].major, nodes[i].minor);
+                p->ndev += p->dev[i];
+                p->nrule += p->rule[i];
+        }
+        free(paths.v);
+        free(paths.slot);
+        free(allowed.v);
+        free(allowed.slot);
+        if (r < 0)
+                plan_clear(p);
+        return r;
 }
 
 /* Entries are built member by member (no format parsing, keys known to be
@@ -261,48 +358,54 @@ int ctk_oci_add_additional_gid(json_t *spec, gid_t gid, bool *changed, struct ct
         return 0;
 }
 
+/* The groups of the nodes that need them. */
+static int add_groups(json_t *spec, const struct ctk_devnode *nodes, size_t n, size_t *added, struct ctk_error **err)
+{
+        *added = 0;
+        gid_t recent[4]; /* groups done already (idempotent; nodes share a handful) */
+        size_t nrecent = 0, next = 0;
+        for (size_t i = 0; i < n; i++) {
+                if (!ctk_oci_devnode_needs_group(&nodes[i]))
+                        continue;
+                bool seen = false;
+                for (size_t k = 0; k < nrecent && !seen; k++)
+                        seen = recent[k] == nodes[i].gid;
+                if (seen)
+                        continue;
+                bool gid_added = false;
+                if (ctk_oci_add_additional_gid(spec, nodes[i].gid, &gid_added, err) < 0)
+                        return -1;
+                *added += gid_added;
+                recent[next] = nodes[i].gid;
+                next = (next + 1) % 4;
+                nrecent += nrecent < 4;
+        }
+        return 0;
+}
+
 /* Adds the nodes (and with_groups, their groups) in one pass over the
  * existing entries. */
 static int add_nodes(json_t *spec, const struct ctk_devnode *nodes, size_t n, bool with_groups,
                      struct ctk_oci_edit_stats *stats, struct ctk_error **err)
 {
         struct ctk_oci_edit_stats st = {0};
-        json_t *linux_, *devices, *resources, *rules;
-        for (size_t i = 0; i < n; i++)
-                if (nodes[i].path == NULL || (nodes[i].type != 'c' && nodes[i].type != 'b'))
-                        return ctk_error_set(err, EINVAL, "invalid device node %s", nodes[i].path ? nodes[i].path : "");
-        if (ctk_oci_check_root(spec, err) < 0 || member(spec, "linux", JSON_OBJECT, true, "linux", &linux_, err) < 0 ||
-            member(linux_, "devices", JSON_ARRAY, true, "linux.devices", &devices, err) < 0 ||
-            member(linux_, "resources", JSON_OBJECT, true, "linux.resources", &resources, err) < 0 ||
-            member(resources, "devices", JSON_ARRAY, true, "linux.resources.devices", &rules, err) < 0)
+        struct plan p;
+        if (make_plan(spec, nodes, n, &p, err) < 0)
                 return -1;
-        _cleanup_json_ json_t *paths = json_object();
-        _cleanup_json_ json_t *allowed = json_object();
-        if (paths == NULL || allowed == NULL)
-                return ctk_error_set(err, ENOMEM, "out of memory");
-        if (device_paths(devices, paths, err) < 0 || allowed_devices(rules, allowed, err) < 0)
-                return -1;
-        for (size_t i = 0; i < n; i++) {
-                const struct ctk_devnode *d = &nodes[i];
-                char key[64];
-                rule_key(d->type, d->major, d->minor, key);
-                if (json_object_get(paths, d->path) == NULL) {
-                        if (append(devices, device_entry(d), err) < 0 ||
-                            json_object_set_new(paths, d->path, json_true()) < 0)
-                                return ctk_error_set(err, ENOMEM, "out of memory");
-                        st.devices++;
-                }
-                if (json_object_get(allowed, key) == NULL) {
-                        if (append(rules, rule_entry(d), err) < 0 || json_object_set_new(allowed, key, json_true()) < 0)
-                                return ctk_error_set(err, ENOMEM, "out of memory");
-                        st.rules++;
-                }
-                bool gid_added = false;
-                if (with_groups && ctk_oci_devnode_needs_group(d) &&
-                    ctk_oci_add_additional_gid(spec, d->gid, &gid_added, err) < 0)
-                        return -1;
-                st.gids += gid_added;
+        int r = 0;
+        for (size_t i = 0; i < n && r == 0; i++) {
+                if (p.dev[i] && append(p.devices, device_entry(&nodes[i]), err) < 0)
+                        r = -1;
+                else if (p.rule[i] && append(p.rules, rule_entry(&nodes[i]), err) < 0)
+                        r = -1;
         }
+        plan_clear(&p);
+        if (r < 0)
+                return -1;
+        st.devices = p.ndev;
+        st.rules = p.nrule;
+        if (with_groups && add_groups(spec, nodes, n, &st.gids, err) < 0)
+                return -1;
         if (stats != NULL)
                 *stats = st;
         return 0;
@@ -312,4 +415,92 @@ int ctk_oci_add_devnodes(json_t *spec, const struct ctk_devnode *nodes, size_t n
                          struct ctk_error **err)
 {
         return add_nodes(spec, nodes, n, true, stats, err);
+}
+
+/* A string jansson would accept: valid UTF-8 (checked by jansson itself
+ * for the rare path that is not plain ASCII). */
+static bool valid_utf8(const char *s)
+{
+        for (const char *c = s; *c != '\0'; c++)
+                if ((unsigned char)*c >= 0x80) {
+                        json_t *j = json_string(s);
+                        json_decref(j);
+                        return j != NULL;
+                }
+        return true;
+}
+
+static void text_type(struct ctk_json_out *b, char type)
+{
+        ctk_json_out_raw(b, type == 'c' ? "\"type\":\"c\"," : "\"type\":\"b\",", 11);
+}
+
+static void text_major_minor(struct ctk_json_out *b, const struct ctk_devnode *d)
+{
+        ctk_json_out_raw(b, "\"major\":", 8);
+        ctk_json_out_integer(b, d->major);
+        ctk_json_out_raw(b, ",\"minor\":", 9);
+        ctk_json_out_integer(b, d->minor);
+}
+
+/* The same members, in the same order, as device_entry() and rule_entry(). */
+static void text_device(struct ctk_json_out *b, const struct ctk_devnode *d)
+{
+        ctk_json_out_raw(b, b->n > 0 ? ",{\"path\":" : "{\"path\":", b->n > 0 ? 9 : 8);
+        ctk_json_out_string(b, d->path, strlen(d->path));
+        ctk_json_out_raw(b, ",", 1);
+        text_type(b, d->type);
+        text_major_minor(b, d);
+        ctk_json_out_raw(b, ",\"fileMode\":", 12);
+        ctk_json_out_integer(b, d->mode & 07777);
+        ctk_json_out_raw(b, ",\"uid\":", 7);
+        ctk_json_out_integer(b, d->uid);
+        ctk_json_out_raw(b, ",\"gid\":", 7);
+        ctk_json_out_integer(b, d->gid);
+        ctk_json_out_raw(b, "}", 1);
+}
+
+static void text_rule(struct ctk_json_out *b, const struct ctk_devnode *d)
+{
+        ctk_json_out_raw(b, b->n > 0 ? ",{\"allow\":true," : "{\"allow\":true,", b->n > 0 ? 15 : 14);
+        text_type(b, d->type);
+        text_major_minor(b, d);
+        ctk_json_out_raw(b, ",\"access\":\"rwm\"}", 16);
+}
+
+int ctk_oci_add_devnodes_text(json_t *spec, const struct ctk_devnode *nodes, size_t n, struct ctk_oci_devnode_text *out,
+                              struct ctk_error **err)
+{
+        *out = (struct ctk_oci_devnode_text){0};
+        struct plan p;
+        if (make_plan(spec, nodes, n, &p, err) < 0)
+                return -1;
+        int r = 0;
+        for (size_t i = 0; i < n && r == 0; i++) {
+                if (p.dev[i] && !valid_utf8(nodes[i].path))
+                        r = ctk_error_set(err, ENOMEM, "out of memory"); /* what jansson reports */
+                if (p.dev[i])
+                        text_device(&out->devices, &nodes[i]);
+                if (p.rule[i])
+                        text_rule(&out->rules, &nodes[i]);
+        }
+        plan_clear(&p);
+        if (r == 0 && (out->devices.failed || out->rules.failed))
+                r = ctk_error_set(err, ENOMEM, "out of memory");
+        out->stats.devices = p.ndev;
+        out->stats.rules = p.nrule;
+        out->extra[0] = (struct ctk_json_extra){p.devices, out->devices.p, out->devices.n};
+        out->extra[1] = (struct ctk_json_extra){p.rules, out->rules.p, out->rules.n};
+        if (r == 0 && add_groups(spec, nodes, n, &out->stats.gids, err) < 0)
+                r = -1;
+        if (r < 0)
+                ctk_oci_devnode_text_clear(out);
+        return r;
+}
+
+void ctk_oci_devnode_text_clear(struct ctk_oci_devnode_text *t)
+{
+        free(t->devices.p);
+        free(t->rules.p);
+        *t = (struct ctk_oci_devnode_text){0};
 }

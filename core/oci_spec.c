@@ -23,8 +23,13 @@ int ctk_oci_spec_parse(const char *data, size_t len, const char *name, json_t **
 
 char *ctk_oci_spec_encode(const json_t *spec, size_t *len)
 {
+        return ctk_oci_spec_encode_extra(spec, NULL, 0, len);
+}
+
+char *ctk_oci_spec_encode_extra(const json_t *spec, const struct ctk_json_extra *extra, size_t nextra, size_t *len)
+{
         size_t n;
-        char *s = ctk_json_compact(spec, &n);
+        char *s = ctk_json_compact_extra(spec, extra, nextra, &n);
         if (s == NULL)
                 return NULL;
         char *t = realloc(s, n + 2);

@@ -32,10 +32,22 @@ static int cmp(const void *a, const void *b)
         return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* Short vectors (a GPU's drm/ directory has a handful of entries, and
+ * discovery lists one per partition) by insertion: qsort's setup costs more
+ * than the sort there. */
 void ctk_strv_sort(struct ctk_strv *s)
 {
-        if (s->n > 1)
+        if (s->n > 16) {
                 qsort(s->v, s->n, sizeof(*s->v), cmp);
+                return;
+        }
+        for (size_t i = 1; i < s->n; i++) {
+                char *x = s->v[i];
+                size_t j = i;
+                for (; j > 0 && strcmp(s->v[j - 1], x) > 0; j--)
+                        s->v[j] = s->v[j - 1];
+                s->v[j] = x;
+        }
 }
 
 bool ctk_strv_contains(const struct ctk_strv *s, const char *str)
@@ -53,4 +65,18 @@ void ctk_strv_clear(struct ctk_strv *s)
         free(s->v);
         s->v = NULL;
         s->n = s->cap = 0;
+}
+
+char *ctk_str_concat(const char *a, const char *b, const char *c)
+{
+        size_t la = strlen(a), lb = strlen(b), lc = c != NULL ? strlen(c) : 0;
+        char *s = malloc(la + lb + lc + 1);
+        if (s == NULL)
+                return NULL;
+        memcpy(s, a, la);
+        memcpy(s + la, b, lb);
+        if (lc > 0)
+                memcpy(s + la + lb, c, lc);
+        s[la + lb + lc] = '\0';
+        return s;
 }

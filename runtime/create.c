@@ -39,10 +39,12 @@ struct create_job {
         struct ctk_selection sel;
         struct ctk_devnode *nodes;
         size_t nnodes;
+        struct ctk_oci_devnode_text added; /* the new entries, as text */
 };
 
 static void job_clear(struct create_job *j)
 {
+        ctk_oci_devnode_text_clear(&j->added);
         for (size_t i = 0; i < j->nnodes; i++)
                 ctk_devnode_clear(&j->nodes[i]);
         free(j->nodes);
@@ -104,14 +106,6 @@ static int resolve_selection(struct create_job *j, struct ctk_error **err)
         return ctk_select_from_env((char *const *)j->env, j->nenv, kinds(j->cfg), &j->gpus, &j->sel, err);
 }
 
-static int stat_node(struct create_job *j, const char *path, struct ctk_error **err)
-{
-        if (ctk_devnode_stat(j->backend, path, &j->nodes[j->nnodes], err) < 0)
-                return -1;
-        j->nnodes++;
-        return 0;
-}
-
 /* The card and render nodes of each selected GPU, then /dev/kfd. */
 static int collect_nodes(struct create_job *j, struct ctk_error **err)
 {
@@ -121,16 +115,25 @@ static int collect_nodes(struct create_job *j, struct ctk_error **err)
                         return ctk_error_set(err, ENODEV, "GPU %zu does not exist", j->sel.idx[i]);
                 max += j->gpus.v[j->sel.idx[i]].drm.n;
         }
+        _cleanup_free_ const char **paths = calloc(max, sizeof(*paths));
+        _cleanup_free_ size_t *owner = calloc(max, sizeof(*owner)); /* the GPU of each path */
         j->nodes = calloc(max, sizeof(*j->nodes));
-        if (j->nodes == NULL)
+        if (paths == NULL || owner == NULL || j->nodes == NULL)
                 return ctk_error_set(err, ENOMEM, "out of memory");
+        size_t n = 0;
         for (size_t i = 0; i < j->sel.n; i++) {
                 const struct ctk_gpu *g = &j->gpus.v[j->sel.idx[i]];
-                for (size_t k = 0; k < g->drm.n; k++)
-                        if (stat_node(j, g->drm.v[k], err) < 0)
-                                return ctk_error_prefix(err, "GPU %zu", g->index);
+                for (size_t k = 0; k < g->drm.n; k++) {
+                        owner[n] = g->index;
+                        paths[n++] = g->drm.v[k];
+                }
         }
-        return stat_node(j, "/dev/kfd", err);
+        paths[n++] = "/dev/kfd";
+        size_t failed = 0;
+        if (ctk_devnode_stat_many(j->backend, paths, n, j->nodes, &failed, err) < 0)
+                return failed + 1 < n ? ctk_error_prefix(err, "GPU %zu", owner[failed]) : -1;
+        j->nnodes = n;
+        return 0;
 }
 
 static char *format_indices(const struct ctk_selection *s)
@@ -148,7 +151,7 @@ static char *format_indices(const struct ctk_selection *s)
 static int write_spec(struct create_job *j, struct ctk_error **err)
 {
         size_t len;
-        _cleanup_free_ char *text = ctk_oci_spec_encode(j->spec, &len);
+        _cleanup_free_ char *text = ctk_oci_spec_encode_extra(j->spec, j->added.extra, 2, &len);
         if (text == NULL)
                 return ctk_error_set(err, ENOMEM, "out of memory");
         return ctk_file_write_atomic(j->spec_path, text, len, 0644, err);
@@ -175,9 +178,9 @@ static int inject(struct create_job *j, struct ctk_error **err)
                 return -1;
         if (collect_nodes(j, err) < 0)
                 return -1;
-        struct ctk_oci_edit_stats st;
-        if (ctk_oci_add_devnodes(j->spec, j->nodes, j->nnodes, &st, err) < 0)
+        if (ctk_oci_add_devnodes_text(j->spec, j->nodes, j->nnodes, &j->added, err) < 0)
                 return ctk_error_prefix(err, "invalid container spec: %s", j->spec_path);
+        const struct ctk_oci_edit_stats st = j->added.stats;
         bool numa = false;
         if (allow_numa_syscalls(j, &numa, err) < 0)
                 return -1;

@@ -3,9 +3,11 @@
  * On create/run it gives the container the GPUs its spec asks for, then it
  * execs the low-level runtime with the same arguments (minus our leading
  * options).  It never writes to stdout: stdout belongs to runc. */
+#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <unistd.h>
 
 #include "args.h"
@@ -63,8 +65,18 @@ static void print_version(void)
         (void)!write(STDOUT_FILENO, line, sizeof(line) - 1);
 }
 
+/* jansson seeds its hash function from /dev/urandom (open, read, close) on
+ * first use; one getrandom() call does the same on the start path. */
+static void seed_json_hash(void)
+{
+        size_t seed = 0;
+        if (getrandom(&seed, sizeof(seed), GRND_NONBLOCK) == (ssize_t)sizeof(seed) && seed != 0)
+                json_object_seed(seed);
+}
+
 int main(int argc, char **argv)
 {
+        seed_json_hash();
         struct rt_args a;
         _cleanup_error_ struct ctk_error *err = NULL;
         if (rt_args_parse(argc, argv, &a, &err) < 0)

@@ -4,12 +4,13 @@
  * from fstat(); nothing here spawns a process. */
 #include "backends/sysfs/sysfs.h"
 
-#include <dirent.h>
 #include <errno.h>
+#include <stdint.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
@@ -33,22 +34,26 @@ static int open_path(struct sysfs_ctx *c, const char *path, int flags)
         return ctk_resolve_open(c->rootfd, path, flags, &c->mode);
 }
 
+/* Small files (sysfs attributes, KFD properties) are read into a stack
+ * buffer and copied once; larger ones grow a heap buffer. */
 static int sysfs_read_file(void *ctx, const char *path, char **out, size_t *len, struct ctk_error **err)
 {
         struct sysfs_ctx *c = ctx;
         _cleanup_close_ int fd = open_path(c, path, O_RDONLY | O_NOCTTY);
         if (fd < 0)
                 return fail(c, err, -fd, "reading", path);
-        size_t cap = 4096, n = 0;
-        _cleanup_free_ char *buf = malloc(cap);
-        if (buf == NULL)
-                return fail(c, err, ENOMEM, "reading", path);
+        char small[4096];
+        char *buf = small;
+        size_t cap = sizeof(small), n = 0;
+        _cleanup_free_ char *heap = NULL;
         for (;;) {
                 if (n + 1 >= cap) {
-                        char *nb = realloc(buf, cap * 2);
+                        char *nb = realloc(heap, cap * 2);
                         if (nb == NULL)
                                 return fail(c, err, ENOMEM, "reading", path);
-                        buf = nb;
+                        if (heap == NULL)
+                                memcpy(nb, small, n);
+                        buf = heap = nb;
                         cap *= 2;
                 }
                 ssize_t r = read(fd, buf + n, cap - n - 1);
@@ -62,42 +67,57 @@ static int sysfs_read_file(void *ctx, const char *path, char **out, size_t *len,
                 n += (size_t)r;
         }
         buf[n] = '\0';
-        *out = ctk_steal(&buf);
+        if (heap == NULL) {
+                heap = malloc(n + 1);
+                if (heap == NULL)
+                        return fail(c, err, ENOMEM, "reading", path);
+                memcpy(heap, small, n + 1);
+        }
+        *out = ctk_steal(&heap);
         if (len != NULL)
                 *len = n;
         return 0;
 }
 
+struct linux_dirent64 {
+        uint64_t d_ino;
+        int64_t d_off;
+        unsigned short d_reclen;
+        unsigned char d_type;
+        char d_name[];
+};
+
+/* getdents64 directly: opendir() would add an fstat, two fcntl calls and a
+ * 32 KiB allocation to every listing (discovery lists ~130 directories). */
 static int sysfs_list_dir(void *ctx, const char *path, struct ctk_strv *names, struct ctk_error **err)
 {
         struct sysfs_ctx *c = ctx;
-        int fd = open_path(c, path, O_RDONLY | O_DIRECTORY);
+        _cleanup_close_ int fd = open_path(c, path, O_RDONLY | O_DIRECTORY);
         if (fd < 0)
                 return fail(c, err, -fd, "listing", path);
-        DIR *d = fdopendir(fd);
-        if (d == NULL) {
-                int e = errno;
-                close(fd);
-                return fail(c, err, e, "listing", path);
-        }
         _cleanup_strv_ struct ctk_strv v = {0};
-        struct dirent *de;
+        union {
+                struct linux_dirent64 align;
+                char bytes[8192];
+        } buf;
         for (;;) {
-                errno = 0;
-                de = readdir(d);
-                if (de == NULL)
-                        break;
-                if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+                long n = syscall(SYS_getdents64, fd, buf.bytes, sizeof(buf.bytes));
+                if (n < 0 && errno == EINTR)
                         continue;
-                if (ctk_strv_push(&v, de->d_name) < 0) {
-                        errno = ENOMEM;
+                if (n < 0)
+                        return fail(c, err, errno, "listing", path);
+                if (n == 0)
                         break;
+                for (long off = 0; off < n;) {
+                        const struct linux_dirent64 *de = (const void *)(buf.bytes + off);
+                        off += de->d_reclen;
+                        const char *name = de->d_name;
+                        if (name[0] == '.' && (name[1] == '\0' || (name[1] == '.' && name[2] == '\0')))
+                                continue;
+                        if (ctk_strv_push(&v, name) < 0)
+                                return fail(c, err, ENOMEM, "listing", path);
                 }
         }
-        int e = errno;
-        closedir(d);
-        if (e != 0)
-                return fail(c, err, e, "listing", path);
         ctk_strv_sort(&v);
         ctk_strv_clear(names);
         *names = v;
@@ -123,6 +143,20 @@ static enum ctk_node_type node_type(mode_t m)
         }
 }
 
+static void info_from_stat(const struct stat *st, struct ctk_node_info *out)
+{
+        *out = (struct ctk_node_info){
+            .type = node_type(st->st_mode),
+            .mode = st->st_mode & 07777,
+            .uid = st->st_uid,
+            .gid = st->st_gid,
+        };
+        if (S_ISCHR(st->st_mode) || S_ISBLK(st->st_mode)) {
+                out->major = major(st->st_rdev);
+                out->minor = minor(st->st_rdev);
+        }
+}
+
 static int sysfs_stat_node(void *ctx, const char *path, struct ctk_node_info *out, struct ctk_error **err)
 {
         struct sysfs_ctx *c = ctx;
@@ -132,17 +166,32 @@ static int sysfs_stat_node(void *ctx, const char *path, struct ctk_node_info *ou
         struct stat st;
         if (fstat(fd, &st) < 0)
                 return fail(c, err, errno, "stat", path);
-        *out = (struct ctk_node_info){
-            .type = node_type(st.st_mode),
-            .mode = st.st_mode & 07777,
-            .uid = st.st_uid,
-            .gid = st.st_gid,
-        };
-        if (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode)) {
-                out->major = major(st.st_rdev);
-                out->minor = minor(st.st_rdev);
-        }
+        info_from_stat(&st, out);
         return 0;
+}
+
+/* The directory is resolved once (within the root); an entry that is not a
+ * symbolic link is then what stat_node would find: one fstatat() instead of
+ * open + fstat + close per node (127 nodes for 63 partitions). */
+static void sysfs_stat_entries(void *ctx, const char *dir, const char *const *names, size_t n,
+                               struct ctk_node_info *out, bool *done)
+{
+        struct sysfs_ctx *c = ctx;
+        for (size_t i = 0; i < n; i++)
+                done[i] = false;
+        _cleanup_close_ int fd = open_path(c, dir, O_PATH | O_DIRECTORY);
+        if (fd < 0)
+                return;
+        for (size_t i = 0; i < n; i++) {
+                const char *name = names[i];
+                struct stat st;
+                if (name[0] == '\0' || strchr(name, '/') != NULL || strcmp(name, ".") == 0 || strcmp(name, "..") == 0)
+                        continue;
+                if (fstatat(fd, name, &st, AT_SYMLINK_NOFOLLOW) < 0 || S_ISLNK(st.st_mode))
+                        continue;
+                info_from_stat(&st, &out[i]);
+                done[i] = true;
+        }
 }
 
 static int sysfs_read_link(void *ctx, const char *path, char **target, struct ctk_error **err)
@@ -188,6 +237,7 @@ static const struct ctk_backend_ops sysfs_ops = {
     .stat_node = sysfs_stat_node,
     .read_link = sysfs_read_link,
     .destroy = sysfs_destroy,
+    .stat_entries = sysfs_stat_entries,
 };
 
 int ctk_sysfs_backend_new_mode(const char *root, enum ctk_resolve_mode mode, struct ctk_backend **out,

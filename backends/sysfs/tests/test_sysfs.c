@@ -19,6 +19,7 @@
 #include "backends/open.h"
 #include "backends/sysfs/sysfs.h"
 #include "core/cleanup.h"
+#include "core/devnode.h"
 
 static char tree[] = "/tmp/ctk-sysfs-test-XXXXXX";
 
@@ -333,6 +334,69 @@ static void test_root_slash_and_bad_root(void **state)
         ctk_backend_free(b);
 }
 
+/* Several entries of a directory stat'ed at once give what stat_node gives;
+ * links and anything unusual are left to stat_node. */
+static void test_stat_entries(void **state)
+{
+        struct fixture *f = *state;
+        const char *const names[] = {"renderD128", "by-path", "missing", "..", "by-path/x", ""};
+        enum { N = sizeof(names) / sizeof(names[0]) };
+        struct ctk_node_info info[N];
+        bool done[N];
+        assert_non_null(f->b->ops->stat_entries);
+        f->b->ops->stat_entries(f->b->ctx, "/dev/dri", names, N, info, done);
+        const bool want_done[N] = {true, true, false, false, false, false};
+        for (size_t i = 0; i < N; i++) {
+                assert_int_equal(done[i], want_done[i]);
+                if (!done[i])
+                        continue;
+                char *path = NULL;
+                assert_true(asprintf(&path, "/dev/dri/%s", names[i]) > 0);
+                struct ctk_node_info one;
+                struct ctk_error *err = NULL;
+                assert_int_equal(ctk_stat_node(f->b, path, &one, &err), 0);
+                assert_memory_equal(&one, &info[i], sizeof(one));
+                free(path);
+        }
+        const char *const links[] = {"pci-0000:03:00.0-render"};
+        f->b->ops->stat_entries(f->b->ctx, "/dev/dri/by-path", links, 1, info, done);
+        assert_false(done[0]); /* a link: stat_node follows it within the root */
+        f->b->ops->stat_entries(f->b->ctx, "/dev/none", names, 1, info, done);
+        assert_false(done[0]);
+
+        /* Through ctk_devnode_stat_many: links followed, errors worded as
+         * ctk_devnode_stat words them, nothing left behind on failure. */
+        const char *const paths[] = {"/dev/dri/renderD128", "/dev/dri/by-path/pci-0000:03:00.0-render", "/dev/kfd",
+                                     "/dev/dri/renderD128"};
+        struct ctk_devnode nodes[4];
+        size_t failed = 99;
+        struct ctk_error *err = NULL;
+        assert_int_equal(ctk_devnode_stat_many(f->b, paths, 4, nodes, &failed, &err), 0);
+        assert_int_equal(nodes[0].major, 226);
+        assert_int_equal(nodes[0].minor, 128);
+        assert_int_equal(nodes[0].gid, 109);
+        assert_int_equal(nodes[0].mode, 0660);
+        assert_string_equal(nodes[1].path, "/dev/dri/by-path/pci-0000:03:00.0-render");
+        assert_int_equal(nodes[1].minor, 128);
+        assert_int_equal(nodes[2].major, 238);
+        assert_int_equal(nodes[3].minor, 128);
+        for (int i = 0; i < 4; i++)
+                ctk_devnode_clear(&nodes[i]);
+        const char *const bad[] = {"/dev/dri/renderD128", "/dev/dri/missing", "/dev/dri/renderD128"};
+        assert_int_equal(ctk_devnode_stat_many(f->b, bad, 3, nodes, &failed, &err), -1);
+        assert_int_equal(failed, 1);
+        assert_string_equal(err->msg, "device node /dev/dri/missing does not exist");
+        for (int i = 0; i < 3; i++)
+                assert_null(nodes[i].path);
+        ctk_error_free(err);
+        err = NULL;
+        const char *const notdev[] = {"/dev/dri/renderD128", "/dev/dri/by-path"};
+        assert_int_equal(ctk_devnode_stat_many(f->b, notdev, 2, nodes, &failed, &err), -1);
+        assert_int_equal(failed, 1);
+        assert_string_equal(err->msg, "device node /dev/dri/by-path: not a character or block device");
+        ctk_error_free(err);
+}
+
 #define BOTH(t)                                                                                                        \
         {#t " (openat2)", t, open_auto, close_backend, NULL},                                                          \
         {                                                                                                              \
@@ -342,13 +406,10 @@ static void test_root_slash_and_bad_root(void **state)
 int main(void)
 {
         const struct CMUnitTest tests[] = {
-            BOTH(test_read_through_links),
-            BOTH(test_links_stay_inside_root),
-            BOTH(test_error_codes),
-            BOTH(test_list_sorted),
-            BOTH(test_stat_nodes),
-            BOTH(test_read_link),
-            cmocka_unit_test(test_root_slash_and_bad_root),
+            BOTH(test_read_through_links), BOTH(test_links_stay_inside_root),
+            BOTH(test_error_codes),        BOTH(test_list_sorted),
+            BOTH(test_stat_nodes),         BOTH(test_stat_entries),
+            BOTH(test_read_link),          cmocka_unit_test(test_root_slash_and_bad_root),
         };
         return cmocka_run_group_tests(tests, make_tree, remove_tree);
 }
