@@ -66,26 +66,9 @@ static int write_atomic(const char *path, const char *text, struct ctk_error **e
         return 0;
 }
 
-/* "--opt VALUE" or "--opt=VALUE" at argv[*i]; NULL if not this option. */
-static const char *opt_value(int argc, char **argv, int *i, const char *name, bool *missing)
-{
-        size_t len = strlen(name);
-        if (strncmp(argv[*i], name, len) != 0)
-                return NULL;
-        if (argv[*i][len] == '=' && name[1] == '-')
-                return argv[*i] + len + 1;
-        if (argv[*i][len] != '\0')
-                return NULL;
-        if (*i + 1 >= argc) {
-                *missing = true;
-                return NULL;
-        }
-        return argv[++*i];
-}
-
 static int run(int argc, char **argv)
 {
-        if (fakefs_wants_help(argc, argv)) {
+        if (ctk_argv_wants_help(argc, argv)) {
                 help();
                 return 0;
         }
@@ -98,12 +81,12 @@ static int run(int argc, char **argv)
                 if (!dashdash && argv[i][0] == '-' && argv[i][1] != '\0') {
                         if (strcmp(argv[i], "--") == 0)
                                 dashdash = true;
-                        else if ((v = opt_value(argc, argv, &i, "-o", &missing)) != NULL ||
-                                 (v = opt_value(argc, argv, &i, "--output", &missing)) != NULL)
+                        else if ((v = ctk_argv_option_value(argc, argv, &i, "-o", &missing)) != NULL ||
+                                 (v = ctk_argv_option_value(argc, argv, &i, "--output", &missing)) != NULL)
                                 output = v;
-                        else if ((v = opt_value(argc, argv, &i, "--name", &missing)) != NULL)
+                        else if ((v = ctk_argv_option_value(argc, argv, &i, "--name", &missing)) != NULL)
                                 opts.name = v;
-                        else if ((v = opt_value(argc, argv, &i, "--description", &missing)) != NULL)
+                        else if ((v = ctk_argv_option_value(argc, argv, &i, "--description", &missing)) != NULL)
                                 opts.description = v;
                         else if (missing)
                                 return fakefs_usage_error("import-kfd", "option %s needs a value", argv[i]);
