@@ -1,15 +1,13 @@
 /* amd-ctk-fakefs import-kfd CAPTURE_DIR [-o FILE] [--name NAME] [--description TEXT] */
 #include <errno.h>
-#include <fcntl.h>
-#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "backends/fakefs/import.h"
 #include "core/cleanup.h"
+#include "core/fileio.h"
 #include "fakefs_cli.h"
 
 static void help(void)
@@ -35,35 +33,6 @@ static void help(void)
               "   --description TEXT       profile description\n"
               "   --help, -h               show help\n",
               stdout);
-}
-
-static int write_atomic(const char *path, const char *text, struct ctk_error **err)
-{
-        _cleanup_free_ char *copy = strdup(path);
-        _cleanup_free_ char *tmp = NULL;
-        if (copy == NULL || asprintf(&tmp, "%s/.%s.XXXXXX", dirname(copy), basename((char *)path)) < 0)
-                return ctk_error_set(err, ENOMEM, "out of memory");
-        _cleanup_close_ int fd = mkostemp(tmp, O_CLOEXEC);
-        if (fd < 0)
-                return ctk_error_errno(err, errno, "writing %s", path);
-        size_t len = strlen(text);
-        for (size_t off = 0; off < len;) {
-                ssize_t n = write(fd, text + off, len - off);
-                if (n < 0 && errno == EINTR)
-                        continue;
-                if (n < 0) {
-                        int e = errno;
-                        unlink(tmp);
-                        return ctk_error_errno(err, e, "writing %s", path);
-                }
-                off += (size_t)n;
-        }
-        if (fchmod(fd, 0644) < 0 || fsync(fd) < 0 || rename(tmp, path) < 0) {
-                int e = errno;
-                unlink(tmp);
-                return ctk_error_errno(err, e, "writing %s", path);
-        }
-        return 0;
 }
 
 static int run(int argc, char **argv)
@@ -111,7 +80,7 @@ static int run(int argc, char **argv)
                 }
                 return 0;
         }
-        if (write_atomic(output, json, &err) < 0)
+        if (ctk_file_write_atomic(output, json, strlen(json), 0644, &err) < 0)
                 return fakefs_fail(err);
         return 0;
 }
