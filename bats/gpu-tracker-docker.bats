@@ -18,8 +18,8 @@ load helpers/images
 setup_file() {
         [ "$(id -u)" -eq 0 ] && [ -c /dev/fuse ] || skip "needs root and /dev/fuse (FUSE host)"
         export IMAGES_CACHE=$BATS_FILE_TMPDIR
-        # the host: the seed profile served over FUSE in a short private
-        # directory (the runtime bind-mounts device nodes from below it)
+        # the host: the seed profile served over FUSE, mounted in a short
+        # private directory (ctk_tmpdir)
         export FUSE_HOST
         FUSE_HOST=$(ctk_tmpdir fuse)
         "$CTK_BIN/amd-ctk-fakefs" mount "$PROFILES/seed-4xmi210.json" "$FUSE_HOST" --pidfile "$FUSE_HOST.pid"
