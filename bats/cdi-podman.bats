@@ -7,7 +7,6 @@
 bats_require_minimum_version 1.5.0
 
 load helpers/common
-load helpers/dockerd # _ctk_kill_pidfile, used by podman_stop
 load helpers/images
 load helpers/podman
 load helpers/fakefs

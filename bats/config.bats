@@ -1,8 +1,10 @@
 #!/usr/bin/env bats
 # `amd-ctk config default|show` and how amd-ctk reads the configuration file.
 
+load helpers/common
+
 setup() {
-        AMD_CTK="${AMD_CTK:-$BATS_TEST_DIRNAME/../build/bin/amd-ctk}"
+        AMD_CTK="$CTK_BIN/amd-ctk"
         [ -x "$AMD_CTK" ] || {
                 echo "missing $AMD_CTK (run make first)" >&2
                 return 1

@@ -3,6 +3,7 @@
 # the materialized tree, live repartitioning, fault injection, concurrency.
 
 bats_require_minimum_version 1.5.0
+load helpers/common
 load helpers/fakefs
 
 setup() {

@@ -1,9 +1,10 @@
 #!/usr/bin/env bats
 # Host profiles and amd-ctk-fakefs materialize / import-kfd.
 
+load helpers/common
+
 setup() {
-        ROOT="$(cd "$BATS_TEST_DIRNAME/.." && pwd)"
-        FAKEFS="$ROOT/${BUILD:-build}/bin/amd-ctk-fakefs"
+        FAKEFS="$CTK_BIN/amd-ctk-fakefs"
         TMP="$(mktemp -d "${BATS_TMPDIR:-/tmp}/fakefs-profiles.XXXXXX")"
 }
 
@@ -13,7 +14,7 @@ teardown() {
 
 # Regenerates an imported profile exactly as sim/profiles/README.md says.
 regenerate() { # NAME CAPTURE DESCRIPTION
-        "$FAKEFS" import-kfd "$ROOT/sim/captures/$2" --name "$1" --description "$3" -o "$TMP/$1.json"
+        "$FAKEFS" import-kfd "$CTK_REPO/sim/captures/$2" --name "$1" --description "$3" -o "$TMP/$1.json"
 }
 
 @test "imported profiles are up to date with the captures" {
@@ -24,15 +25,15 @@ regenerate() { # NAME CAPTURE DESCRIPTION
         regenerate mi308-x8 topology-parsing-mi308 \
                 "8x MI308X with 4 partitions each (domains 0 and 1), imported from sim/captures/topology-parsing-mi308"
         for p in mi210-xgmi-x8 mi300x-cpx-x8 mi308-x8; do
-                diff -u "$ROOT/sim/profiles/$p.json" "$TMP/$p.json"
+                diff -u "$PROFILES/$p.json" "$TMP/$p.json"
         done
 }
 
 @test "import-kfd writes to stdout and is deterministic" {
-        run "$FAKEFS" import-kfd "$ROOT/sim/captures/topo-mi300-cpx"
+        run "$FAKEFS" import-kfd "$CTK_REPO/sim/captures/topo-mi300-cpx"
         [ "$status" -eq 0 ]
         first="$output"
-        run "$FAKEFS" import-kfd "$ROOT/sim/captures/topo-mi300-cpx/"
+        run "$FAKEFS" import-kfd "$CTK_REPO/sim/captures/topo-mi300-cpx/"
         [ "$status" -eq 0 ]
         [ "$output" = "$first" ]
         [[ "$output" == *'"name": "topo-mi300-cpx"'* ]]
@@ -40,8 +41,8 @@ regenerate() { # NAME CAPTURE DESCRIPTION
 
 @test "materialized imported profiles reproduce the captured topology files" {
         for c in topo-mi210-xgmi-pcie:mi210-xgmi-x8 topo-mi300-cpx:mi300x-cpx-x8 topology-parsing-mi308:mi308-x8; do
-                cap="$ROOT/sim/captures/${c%%:*}"
-                "$FAKEFS" materialize "$ROOT/sim/profiles/${c##*:}.json" "$TMP/${c##*:}"
+                cap="$CTK_REPO/sim/captures/${c%%:*}"
+                "$FAKEFS" materialize "$PROFILES/${c##*:}.json" "$TMP/${c##*:}"
                 topo="$TMP/${c##*:}/sys/class/kfd/kfd/topology"
                 for f in $(cd "$cap" && find . -type f); do
                         cmp "$cap/$f" "$topo/$f"
@@ -50,7 +51,7 @@ regenerate() { # NAME CAPTURE DESCRIPTION
 }
 
 @test "every profile materializes" {
-        for p in "$ROOT"/sim/profiles/*.json; do
+        for p in "$PROFILES"/*.json; do
                 name=$(basename "$p" .json)
                 "$FAKEFS" materialize "$p" "$TMP/$name"
                 [ -d "$TMP/$name/sys" ]
@@ -59,7 +60,7 @@ regenerate() { # NAME CAPTURE DESCRIPTION
 }
 
 @test "seed profile: device nodes, by-path links and the KFD nodes of the tracker document" {
-        "$FAKEFS" materialize "$ROOT/sim/profiles/seed-4xmi210.json" "$TMP/h"
+        "$FAKEFS" materialize "$PROFILES/seed-4xmi210.json" "$TMP/h"
         [ "$(stat -c '%F %t %T %a %u %g' "$TMP/h/dev/dri/renderD130")" = "character special file e2 82 660 0 109" ]
         [ "$(stat -c '%t %T %a %g' "$TMP/h/dev/dri/card2")" = "e2 2 660 44" ]
         [ "$(stat -c '%t %T %a %g' "$TMP/h/dev/kfd")" = "eb 0 660 109" ]
@@ -80,7 +81,7 @@ regenerate() { # NAME CAPTURE DESCRIPTION
 }
 
 @test "no-amdgpu profile has no driver, no KFD and no DRM nodes" {
-        "$FAKEFS" materialize "$ROOT/sim/profiles/no-amdgpu.json" "$TMP/h"
+        "$FAKEFS" materialize "$PROFILES/no-amdgpu.json" "$TMP/h"
         [ ! -e "$TMP/h/sys/module/amdgpu" ]
         [ ! -e "$TMP/h/sys/class/kfd" ]
         [ ! -e "$TMP/h/dev/kfd" ]
@@ -89,7 +90,7 @@ regenerate() { # NAME CAPTURE DESCRIPTION
 }
 
 @test "mixed-vendor profile: every GPU has its own DRM nodes, only AMD ones have KFD nodes" {
-        "$FAKEFS" materialize "$ROOT/sim/profiles/mixed-vendor.json" "$TMP/h"
+        "$FAKEFS" materialize "$PROFILES/mixed-vendor.json" "$TMP/h"
         [ "$(readlink "$TMP/h/sys/bus/pci/devices/0000:00:02.0/driver")" = "../../../bus/pci/drivers/i915" ]
         [ "$(readlink "$TMP/h/dev/dri/by-path/pci-0000:01:00.0-card")" = "../card1" ]
         [ "$(cat "$TMP/h/sys/bus/pci/devices/0000:01:00.0/vendor")" = "0x10de" ]
@@ -114,8 +115,8 @@ regenerate() { # NAME CAPTURE DESCRIPTION
 }
 
 @test "materialize refuses an existing tree and import-kfd a non-capture" {
-        "$FAKEFS" materialize "$ROOT/sim/profiles/seed-4xmi210.json" "$TMP/h"
-        run "$FAKEFS" materialize "$ROOT/sim/profiles/seed-4xmi210.json" "$TMP/h"
+        "$FAKEFS" materialize "$PROFILES/seed-4xmi210.json" "$TMP/h"
+        run "$FAKEFS" materialize "$PROFILES/seed-4xmi210.json" "$TMP/h"
         [ "$status" -eq 1 ]
         [[ "$output" == *"exists already"* ]]
         run "$FAKEFS" import-kfd "$TMP"

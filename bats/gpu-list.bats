@@ -5,11 +5,11 @@
 
 bats_require_minimum_version 1.5.0
 
+load helpers/common
+
 setup_file() {
-        export REPO="$(cd "$BATS_TEST_DIRNAME/.." && pwd)"
-        export CTK="$REPO/build/bin/amd-ctk"
-        export FAKEFS="$REPO/build/bin/amd-ctk-fakefs"
-        export PROFILES="$REPO/sim/profiles"
+        export CTK="$CTK_BIN/amd-ctk"
+        export FAKEFS="$CTK_BIN/amd-ctk-fakefs"
         [ -x "$CTK" ] && [ -x "$FAKEFS" ] || {
                 echo "build first: make" >&2
                 return 1

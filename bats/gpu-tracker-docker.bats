@@ -2,10 +2,12 @@
 # The GPU tracker document replayed with a private dockerd: the documented
 # `docker run --runtime=amd -itd -e AMD_VISIBLE_DEVICES=... rocm/rocm-terminal
 # bash` and `amd-ctk gpu-tracker ...` commands, literally, on the documented
-# 4-GPU host (sim/profiles/seed-4xmi210.json).  Every amd-ctk output is
-# compared with the document's, with the real container ids in place of the
-# document's.  The tests run in order and share the daemon and the tracker
-# state, like the document's session.
+# 4-GPU host (sim/profiles/seed-4xmi210.json) served over FUSE
+# (`amd-ctk-fakefs mount`; amd-ctk and the runtime use it as their root), so
+# section 7's topology change is a real one, made through the mount's control
+# file.  Every amd-ctk output is compared with the document's, with the real
+# container ids in place of the document's.  The tests run in order and share
+# the daemon, the mount and the tracker state, like the document's session.
 
 bats_require_minimum_version 1.5.0
 
@@ -14,12 +16,20 @@ load helpers/dockerd
 load helpers/images
 
 setup_file() {
+        [ "$(id -u)" -eq 0 ] && [ -c /dev/fuse ] || skip "needs root and /dev/fuse (FUSE host)"
         export IMAGES_CACHE=$BATS_FILE_TMPDIR
+        # the host: the seed profile served over FUSE, mounted in a short
+        # private directory (ctk_tmpdir)
+        export FUSE_HOST
+        FUSE_HOST=$(ctk_tmpdir fuse)
+        "$CTK_BIN/amd-ctk-fakefs" mount "$PROFILES/seed-4xmi210.json" "$FUSE_HOST" --pidfile "$FUSE_HOST.pid"
         dockerd_start
         images_docker_import
         local d=$DOCKERD_DIR
-        export AMD_CTK_CONFIG=$d/amd-config.json SEED=$PROFILES/seed-4xmi210.json
-        amd_config "$SEED"
+        export AMD_CTK_CONFIG=$d/amd-config.json
+        jq -n --arg r "$FUSE_HOST" --arg d "$d" \
+                '{"root": $r, "state-dir": "\($d)/amd-state", "log-file": "\($d)/amd-runtime.log"}' \
+                >"$AMD_CTK_CONFIG"
         dockerd_write_config "$(jq -n --arg c "$AMD_CTK_CONFIG" \
                 '{"runtimes": {"amd": {"path": "amd-container-runtime", "runtimeArgs": ["--amd-config=\($c)"]}}}')"
         dockerd_reload
@@ -27,6 +37,13 @@ setup_file() {
 
 teardown_file() {
         dockerd_stop
+        [ -n "${FUSE_HOST:-}" ] || return 0
+        "$CTK_BIN/amd-ctk-fakefs" umount "$FUSE_HOST" 2>/dev/null || true
+        ctk_rm_tmpdir "$FUSE_HOST"
+        if [ -e "$FUSE_HOST.pid" ]; then # the server ends when unmounted; make sure
+                kill "$(cat "$FUSE_HOST.pid")" 2>/dev/null || true
+                rm -f "$FUSE_HOST.pid"
+        fi
 }
 
 setup() {
@@ -35,12 +52,15 @@ setup() {
         export PATH=$CTK_BIN:$PATH
 }
 
-# amd_config PROFILE: the toolkit config for amd-ctk and the runtime.
-amd_config() {
-        jq -n --arg p "$1" --arg d "$DOCKERD_DIR" \
-                '{"profile": $p, "state-dir": "\($d)/amd-state", "log-file": "\($d)/amd-runtime.log"}' \
-                >"$AMD_CTK_CONFIG"
+# fuse_ctl RULE: a rule for the FUSE host's control file (unplug/plug BDF).
+fuse_ctl() {
+        echo "$1" >"$FUSE_HOST/.fakefs/ctl"
 }
+
+# GPU 3 of the document (0x12FE4F7FDAF06B9, last in PCI order)
+GPU3_PCI=0000:63:00.0
+RESET_MSG='GPU Tracker has been reset
+Since GPU Tracker was enabled, it is recommended to stop and restart running containers to get the most accurate GPU Tracker status'
 
 RULE=------------------------------------------------------------------------------------------------------------------------
 U0="0         0xEA35F57CC80DEB35       "
@@ -159,13 +179,8 @@ run_gpu_container() {
 
 @test "7: after a topology change the state is invalid until reset" {
         docker rm -f $(docker ps -aq)
-        # The state was recorded on another topology (GPU 3 absent), and the
-        # host now has the four GPUs: what discovery sees differs.
-        jq 'del(.gpus[3])' "$SEED" >"$BATS_FILE_TMPDIR/three-gpus.json"
-        amd_config "$BATS_FILE_TMPDIR/three-gpus.json"
-        amd-ctk gpu-tracker reset
-        amd_config "$SEED"
-
+        # GPU 3 is hot-unplugged from the running host
+        fuse_ctl "unplug $GPU3_PCI"
         run amd-ctk gpu-tracker status
         [ "$status" -eq 1 ]
         [ "$output" = "GPUs info is invalid. Please reset GPU Tracker." ]
@@ -174,11 +189,26 @@ run_gpu_container() {
         [ "$status" -ne 0 ]
         [[ "$output" == *"amd-container-runtime: GPUs info is invalid. Please reset GPU Tracker."* ]]
         docker rm -f $(docker ps -aq)
+        run amd-ctk gpu-tracker reset
+        [ "$status" -eq 0 ]
+        [ "$output" = "$RESET_MSG" ]
+        run amd-ctk gpu-tracker status
+        assert_table "${U0}Shared              -" "${U1}Shared              -" "${U2}Shared              -"
+
+        # it comes back: the recorded three GPUs are no longer the host's
+        fuse_ctl "plug $GPU3_PCI"
+        # the document's session from here
+        run amd-ctk gpu-tracker status
+        [ "$status" -eq 1 ]
+        [ "$output" = "GPUs info is invalid. Please reset GPU Tracker." ]
+        run docker run --runtime=amd -itd -e AMD_VISIBLE_DEVICES=0-2 rocm/rocm-terminal bash
+        [ "$status" -ne 0 ]
+        [[ "$output" == *"amd-container-runtime: GPUs info is invalid. Please reset GPU Tracker."* ]]
+        docker rm -f $(docker ps -aq)
 
         run amd-ctk gpu-tracker reset
         [ "$status" -eq 0 ]
-        [ "$output" = "$(printf '%s\n' 'GPU Tracker has been reset' \
-                'Since GPU Tracker was enabled, it is recommended to stop and restart running containers to get the most accurate GPU Tracker status')" ]
+        [ "$output" = "$RESET_MSG" ]
         run_gpu_container 0-2
         F=$CID
         run amd-ctk gpu-tracker status

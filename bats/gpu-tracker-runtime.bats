@@ -5,6 +5,7 @@
 
 bats_require_minimum_version 1.5.0
 
+load helpers/common
 load helpers/runtime_bundle
 
 # a hung container must not hang the suite

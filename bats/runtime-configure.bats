@@ -2,8 +2,10 @@
 # `amd-ctk runtime configure` on a set of daemon.json files: the real binary,
 # files in a temporary directory, expected results, byte-identical files on error.
 
+load helpers/common
+
 setup() {
-        AMD_CTK="${AMD_CTK:-$BATS_TEST_DIRNAME/../build/bin/amd-ctk}"
+        AMD_CTK="$CTK_BIN/amd-ctk"
         [ -x "$AMD_CTK" ] || {
                 echo "missing $AMD_CTK (run make first)" >&2
                 return 1

@@ -5,6 +5,7 @@
 
 bats_require_minimum_version 1.5.0
 
+load helpers/common
 load helpers/runtime_bundle
 
 # The seed host (sim/profiles/seed-4xmi210.json): GPU i's nodes, in index

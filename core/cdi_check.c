@@ -168,12 +168,7 @@ void ctk_cdi_check_rules(const json_t *doc, struct ctk_cdi_walk *w)
         check_version(doc, w);
         check_kind(doc, w);
         check_annotations(doc, w);
-        const json_t *e = json_object_get(doc, "containerEdits");
-        if (json_is_object(e)) {
-                ctk_cdi_walk_key(w, "containerEdits");
-                ctk_cdi_check_edits(e, w);
-                ctk_cdi_walk_pop(w);
-        }
+        ctk_cdi_walk_member(w, doc, "containerEdits", JSON_OBJECT, ctk_cdi_check_edits);
         const json_t *devices = json_object_get(doc, "devices");
         if (!json_is_array(devices))
                 return;

@@ -100,12 +100,7 @@ static void check_hook(const json_t *h, struct ctk_cdi_walk *w)
                 }
         }
         absolute(h, "path", false, w);
-        const json_t *env = json_object_get(h, "env");
-        if (json_is_array(env)) {
-                ctk_cdi_walk_key(w, "env");
-                ctk_cdi_check_env(env, w);
-                ctk_cdi_walk_pop(w);
-        }
+        ctk_cdi_walk_member(w, h, "env", JSON_ARRAY, ctk_cdi_check_env);
         const json_t *t = json_object_get(h, "timeout");
         if (json_is_integer(t) && json_integer_value(t) <= 0) {
                 ctk_cdi_walk_key(w, "timeout");
@@ -182,25 +177,10 @@ static void each(const json_t *e, const char *key, void (*fn)(const json_t *, st
 
 void ctk_cdi_check_edits(const json_t *e, struct ctk_cdi_walk *w)
 {
-        const json_t *env = json_object_get(e, "env");
-        if (json_is_array(env)) {
-                ctk_cdi_walk_key(w, "env");
-                ctk_cdi_check_env(env, w);
-                ctk_cdi_walk_pop(w);
-        }
+        ctk_cdi_walk_member(w, e, "env", JSON_ARRAY, ctk_cdi_check_env);
         each(e, "deviceNodes", check_device_node, w);
         each(e, "mounts", check_mount, w);
         each(e, "hooks", check_hook, w);
-        const json_t *rdt = json_object_get(e, "intelRdt");
-        if (json_is_object(rdt)) {
-                ctk_cdi_walk_key(w, "intelRdt");
-                check_intel_rdt(rdt, w);
-                ctk_cdi_walk_pop(w);
-        }
-        const json_t *net = json_object_get(e, "netDevices");
-        if (json_is_array(net)) {
-                ctk_cdi_walk_key(w, "netDevices");
-                check_net_devices(net, w);
-                ctk_cdi_walk_pop(w);
-        }
+        ctk_cdi_walk_member(w, e, "intelRdt", JSON_OBJECT, check_intel_rdt);
+        ctk_cdi_walk_member(w, e, "netDevices", JSON_ARRAY, check_net_devices);
 }

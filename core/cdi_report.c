@@ -32,6 +32,17 @@ void ctk_cdi_walk_pop(struct ctk_cdi_walk *w)
                 w->depth--;
 }
 
+void ctk_cdi_walk_member(struct ctk_cdi_walk *w, const json_t *obj, const char *key, json_type type,
+                         void (*fn)(const json_t *, struct ctk_cdi_walk *))
+{
+        const json_t *v = json_object_get(obj, key);
+        if (v == NULL || json_typeof(v) != type)
+                return;
+        ctk_cdi_walk_key(w, key);
+        fn(v, w);
+        ctk_cdi_walk_pop(w);
+}
+
 /* "devices[0].containerEdits" */
 static void print_path(FILE *f, const struct ctk_cdi_walk *w)
 {

@@ -10,6 +10,7 @@
 
 #include "cdi_walk.h"
 #include "cleanup.h"
+#include "json_util.h"
 
 enum value_kind {
         T_STRING,
@@ -91,28 +92,6 @@ static const struct field spec_fields[] = {
     {NULL, 0, false, NULL},
 };
 
-static const char *type_name(const json_t *v)
-{
-        switch (json_typeof(v)) {
-        case JSON_OBJECT:
-                return "an object";
-        case JSON_ARRAY:
-                return "an array";
-        case JSON_STRING:
-                return "a string";
-        case JSON_INTEGER:
-                return "an integer";
-        case JSON_REAL:
-                return "a number with a fraction or exponent";
-        case JSON_TRUE:
-        case JSON_FALSE:
-                return "a boolean";
-        case JSON_NULL:
-                return "null";
-        }
-        return "a value";
-}
-
 static void check_object(json_t *obj, const struct field *fields, struct ctk_cdi_walk *w);
 
 static bool in_range(const json_t *v, json_int_t lo, json_int_t hi)
@@ -127,22 +106,22 @@ static void check_scalar(json_t *v, enum value_kind kind, struct ctk_cdi_walk *w
         case T_STRINGS:
         case T_MAP:
                 if (!json_is_string(v))
-                        ctk_cdi_error(w, "must be a string, not %s", type_name(v));
+                        ctk_cdi_error(w, "must be a string, not %s", ctk_json_type_name_exact(v));
                 break;
         case T_INT64:
         case T_INT:
                 if (!json_is_integer(v))
-                        ctk_cdi_error(w, "must be an integer, not %s", type_name(v));
+                        ctk_cdi_error(w, "must be an integer, not %s", ctk_json_type_name_exact(v));
                 break;
         case T_UINT32:
         case T_UINT32S:
                 if (!in_range(v, 0, 4294967295LL))
                         ctk_cdi_error(w, "must be an integer from 0 to 4294967295, not %s",
-                                      json_is_integer(v) ? "out of range" : type_name(v));
+                                      json_is_integer(v) ? "out of range" : ctk_json_type_name_exact(v));
                 break;
         case T_BOOL:
                 if (!json_is_boolean(v))
-                        ctk_cdi_error(w, "must be true or false, not %s", type_name(v));
+                        ctk_cdi_error(w, "must be true or false, not %s", ctk_json_type_name_exact(v));
                 break;
         case T_OBJECT:
         case T_OBJECTS:
@@ -160,7 +139,7 @@ static void check_value(json_t *v, const struct field *f, struct ctk_cdi_walk *w
         case T_UINT32S:
         case T_OBJECTS:
                 if (!json_is_array(v)) {
-                        ctk_cdi_error(w, "must be an array, not %s", type_name(v));
+                        ctk_cdi_error(w, "must be an array, not %s", ctk_json_type_name_exact(v));
                         return;
                 }
                 json_array_foreach(v, i, x)
@@ -175,7 +154,7 @@ static void check_value(json_t *v, const struct field *f, struct ctk_cdi_walk *w
                 return;
         case T_MAP:
                 if (!json_is_object(v)) {
-                        ctk_cdi_error(w, "must be an object of strings, not %s", type_name(v));
+                        ctk_cdi_error(w, "must be an object of strings, not %s", ctk_json_type_name_exact(v));
                         return;
                 }
                 json_object_foreach(v, k, x)
@@ -252,7 +231,7 @@ static void check_keys(json_t *obj, const struct field *fields, struct ctk_cdi_w
 static void check_object(json_t *obj, const struct field *fields, struct ctk_cdi_walk *w)
 {
         if (!json_is_object(obj)) {
-                ctk_cdi_error(w, "must be an object, not %s", type_name(obj));
+                ctk_cdi_error(w, "must be an object, not %s", ctk_json_type_name_exact(obj));
                 return;
         }
         check_keys(obj, fields, w);
@@ -272,7 +251,7 @@ static void check_object(json_t *obj, const struct field *fields, struct ctk_cdi
 void ctk_cdi_check_shape(json_t *doc, struct ctk_cdi_walk *w)
 {
         if (!json_is_object(doc)) {
-                ctk_cdi_error(w, "a CDI spec must be a JSON object, not %s", type_name(doc));
+                ctk_cdi_error(w, "a CDI spec must be a JSON object, not %s", ctk_json_type_name_exact(doc));
                 return;
         }
         check_object(doc, spec_fields, w);

@@ -22,6 +22,10 @@ struct ctk_cdi_walk {
 void ctk_cdi_walk_key(struct ctk_cdi_walk *w, const char *key);
 void ctk_cdi_walk_index(struct ctk_cdi_walk *w, size_t index);
 void ctk_cdi_walk_pop(struct ctk_cdi_walk *w);
+/* Runs fn on obj[key], with key on the path, if that member has the given
+ * type (wrong types are the shape check's business). */
+void ctk_cdi_walk_member(struct ctk_cdi_walk *w, const json_t *obj, const char *key, json_type type,
+                         void (*fn)(const json_t *, struct ctk_cdi_walk *));
 
 void ctk_cdi_error(struct ctk_cdi_walk *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void ctk_cdi_warn(struct ctk_cdi_walk *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -52,3 +52,11 @@ int ctk_mkdir_p(const char *dir, mode_t mode, struct ctk_error **err)
                 return ctk_error_set(err, ENOTDIR, "%s exists and is not a directory", p);
         return 0;
 }
+
+int ctk_mkdir_parent(const char *path, mode_t mode, struct ctk_error **err)
+{
+        _cleanup_free_ char *copy = strdup(path);
+        if (copy == NULL)
+                return ctk_error_set(err, ENOMEM, "out of memory");
+        return ctk_mkdir_p(dirname(copy), mode, err);
+}

@@ -12,4 +12,7 @@ int ctk_fsync_parent_dir(const char *path, struct ctk_error **err);
 /* mkdir -p with `mode` for directories that are created. */
 int ctk_mkdir_p(const char *dir, mode_t mode, struct ctk_error **err);
 
+/* ctk_mkdir_p of the directory that contains `path`. */
+int ctk_mkdir_parent(const char *path, mode_t mode, struct ctk_error **err);
+
 #endif

@@ -21,6 +21,15 @@ const char *ctk_json_type_name(const json_t *v)
         return "a value";
 }
 
+const char *ctk_json_type_name_exact(const json_t *v)
+{
+        if (json_is_integer(v))
+                return "an integer";
+        if (json_is_real(v))
+                return "a number with a fraction or exponent";
+        return ctk_json_type_name(v);
+}
+
 bool ctk_json_text_is_blank(const char *text, size_t len)
 {
         for (size_t i = 0; i < len; i++)

@@ -9,6 +9,10 @@
 /* "an object", "an array", "a string", "a number", "a boolean" or "null". */
 const char *ctk_json_type_name(const json_t *v);
 
+/* The same, but "an integer" or "a number with a fraction or exponent" for
+ * numbers (for messages about a field that wants an integer). */
+const char *ctk_json_type_name_exact(const json_t *v);
+
 /* True if text holds only JSON whitespace (an empty file). */
 bool ctk_json_text_is_blank(const char *text, size_t len);
 

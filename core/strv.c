@@ -58,6 +58,23 @@ bool ctk_strv_contains(const struct ctk_strv *s, const char *str)
         return false;
 }
 
+char *ctk_strv_join(const struct ctk_strv *s, const char *sep)
+{
+        size_t seplen = strlen(sep), len = 0;
+        for (size_t i = 0; i < s->n; i++)
+                len += strlen(s->v[i]) + (i > 0 ? seplen : 0);
+        char *out = malloc(len + 1), *p = out;
+        if (out == NULL)
+                return NULL;
+        for (size_t i = 0; i < s->n; i++) {
+                if (i > 0)
+                        p = mempcpy(p, sep, seplen);
+                p = stpcpy(p, s->v[i]);
+        }
+        *p = '\0';
+        return out;
+}
+
 void ctk_strv_clear(struct ctk_strv *s)
 {
         for (size_t i = 0; i < s->n; i++)

@@ -15,10 +15,12 @@ int ctk_strv_push(struct ctk_strv *s, const char *str); /* copies str; -1 on ENO
 int ctk_strv_push_take(struct ctk_strv *s, char *str);  /* takes ownership (freed on failure) */
 void ctk_strv_sort(struct ctk_strv *s);                 /* strcmp order */
 bool ctk_strv_contains(const struct ctk_strv *s, const char *str);
-void ctk_strv_clear(struct ctk_strv *s);
+/* The strings joined with sep ("" for none), newly allocated; NULL on ENOMEM. */
+char *ctk_strv_join(const struct ctk_strv *s, const char *sep);
+void ctk_strv_clear(struct ctk_strv *s); /* frees the strings and the array, leaves {0} */
 /* a, b and c (NULL: "") concatenated into a new string; NULL on ENOMEM.  A
  * path join without printf's cost (discovery builds hundreds of paths). */
-char *ctk_str_concat(const char *a, const char *b, const char *c); /* frees the strings and the array, leaves {0} */
+char *ctk_str_concat(const char *a, const char *b, const char *c);
 
 static inline void ctk_strv_clearp(struct ctk_strv *s)
 {

@@ -2,7 +2,6 @@
  *                      [--vendor V] [--class C] [--additional-gids] */
 #include <errno.h>
 #include <getopt.h>
-#include <libgen.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -67,10 +66,7 @@ static int write_spec(const char *output, const char *text)
                 fputs(text, stdout);
                 return ctk_cdi_finish_output();
         }
-        _cleanup_free_ char *copy = strdup(output);
-        if (copy == NULL)
-                ctk_error_set(&err, ENOMEM, "out of memory");
-        if (copy == NULL || ctk_mkdir_p(dirname(copy), 0755, &err) < 0 ||
+        if (ctk_mkdir_parent(output, 0755, &err) < 0 ||
             ctk_file_write_atomic(output, text, strlen(text), 0644, &err) < 0) {
                 ctk_error_prefix(&err, "failed to write CDI spec");
                 return ctk_cli_fail(err);

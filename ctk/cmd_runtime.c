@@ -185,15 +185,6 @@ static int resolve_target(const char *path, char **out, struct ctk_error **err)
         return *out != NULL ? 0 : ctk_error_set(err, ENOMEM, "out of memory");
 }
 
-/* Creates the directory of path (0755), like mkdir -p. */
-static int make_parents(const char *path, struct ctk_error **err)
-{
-        _cleanup_free_ char *copy = strdup(path);
-        if (copy == NULL)
-                return ctk_error_set(err, ENOMEM, "out of memory");
-        return ctk_mkdir_p(dirname(copy), 0755, err);
-}
-
 /* Serialises edits of the same file: an exclusive lock on its directory. */
 static int lock_dir(const char *path, struct ctk_error **err)
 {
@@ -285,7 +276,7 @@ static int configure(const struct configure_opts *o)
         bool adding = !o->remove && !o->unset_default;
         _cleanup_close_ int lock = -1;
         if (!o->dry_run) {
-                if (adding && make_parents(path, &err) < 0)
+                if (adding && ctk_mkdir_parent(path, 0755, &err) < 0)
                         return ctk_cli_fail(err);
                 if ((lock = lock_dir(path, &err)) < 0) {
                         if (adding || err->code != ENOENT)

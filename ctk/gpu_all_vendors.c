@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/cleanup.h"
+#include "core/strv.h"
 #include "core/gpu.h"
 #include "core/pci_display.h"
 #include "gpu_list.h"
@@ -85,17 +86,7 @@ static void rows_free(struct row *rows, size_t n)
 
 static char *join_drm(const struct ctk_strv *drm)
 {
-        char *s = NULL;
-        size_t len = 0;
-        FILE *f = open_memstream(&s, &len);
-        if (f == NULL)
-                return NULL;
-        for (size_t i = 0; i < drm->n; i++)
-                fprintf(f, "%s%s", i > 0 ? ", " : "", drm->v[i]);
-        if (drm->n == 0)
-                fputs("-", f);
-        fclose(f);
-        return s;
+        return drm->n == 0 ? strdup("-") : ctk_strv_join(drm, ", ");
 }
 
 #define NCOLS 7

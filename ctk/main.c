@@ -6,6 +6,7 @@
 
 #include "backends/open.h"
 #include "cli.h"
+#include "core/argv.h"
 #include "core/cleanup.h"
 
 #define MAX_COMMANDS 32
@@ -68,13 +69,7 @@ int ctk_cli_fail(const struct ctk_error *err)
 
 bool ctk_cli_wants_help(int argc, char **argv)
 {
-        for (int i = 1; i < argc; i++) {
-                if (strcmp(argv[i], "--") == 0)
-                        return false;
-                if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0)
-                        return true;
-        }
-        return false;
+        return ctk_argv_wants_help(argc, argv);
 }
 
 int ctk_cli_config(struct ctk_cli *cli, const struct ctk_config **out, struct ctk_error **err)
@@ -104,25 +99,6 @@ int ctk_cli_open_backend(struct ctk_cli *cli, struct ctk_backend **out, struct c
         return ctk_backend_open(root, profile, out, err);
 }
 
-/* Returns the value of option `name` at argv[*i] ("--name V" or "--name=V"),
- * advancing *i; NULL if argv[*i] is not that option. Sets *missing when the
- * value is absent. */
-static const char *option_value(int argc, char **argv, int *i, const char *name, bool *missing)
-{
-        size_t len = strlen(name);
-        if (strncmp(argv[*i], name, len) != 0)
-                return NULL;
-        if (argv[*i][len] == '=')
-                return argv[*i] + len + 1;
-        if (argv[*i][len] != '\0')
-                return NULL;
-        if (*i + 1 >= argc) {
-                *missing = true;
-                return NULL;
-        }
-        return argv[++*i];
-}
-
 int main(int argc, char **argv)
 {
         struct ctk_cli cli = {0};
@@ -140,13 +116,13 @@ int main(int argc, char **argv)
         for (; i < argc && argv[i][0] == '-'; i++) {
                 bool missing = false;
                 const char *v;
-                if ((v = option_value(argc, argv, &i, "--root", &missing)) != NULL) {
+                if ((v = ctk_argv_option_value(argc, argv, &i, "--root", &missing)) != NULL) {
                         cli.root = v;
                         cli.profile = NULL;
-                } else if ((v = option_value(argc, argv, &i, "--profile", &missing)) != NULL) {
+                } else if ((v = ctk_argv_option_value(argc, argv, &i, "--profile", &missing)) != NULL) {
                         cli.profile = v;
                         cli.root = NULL;
-                } else if ((v = option_value(argc, argv, &i, "--config", &missing)) != NULL) {
+                } else if ((v = ctk_argv_option_value(argc, argv, &i, "--config", &missing)) != NULL) {
                         cli.config_path = v;
                 } else if (missing) {
                         fprintf(stderr, "amd-ctk: option %s needs a value\n", argv[i]);

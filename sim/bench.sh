@@ -29,6 +29,8 @@
 set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=../bats/helpers/common.bash
+. "$repo/bats/helpers/common.bash"
 # shellcheck source=../bats/helpers/runtime_bundle.bash
 . "$repo/bats/helpers/runtime_bundle.bash"
 

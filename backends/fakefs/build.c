@@ -9,6 +9,7 @@
 
 #include "backends/fakefs/kfd_props.h"
 #include "core/cleanup.h"
+#include "core/strv.h"
 
 #define TOPOLOGY "/sys/class/kfd/kfd/topology"
 
@@ -123,21 +124,11 @@ static int add_drm(struct builder *b, const struct ctk_fakefs_gpu *g, const char
         return 0;
 }
 
+/* "SPX, DPX, QPX, CPX\n", as available_*_partition reads. */
 static char *mode_list(const struct ctk_strv *modes)
 {
-        char *s = NULL;
-        size_t size = 0;
-        FILE *f = open_memstream(&s, &size);
-        if (f == NULL)
-                return NULL;
-        for (size_t i = 0; i < modes->n; i++)
-                fprintf(f, "%s%s", i ? ", " : "", modes->v[i]);
-        fputc('\n', f);
-        if (fclose(f) != 0) {
-                free(s);
-                return NULL;
-        }
-        return s;
+        _cleanup_free_ char *list = ctk_strv_join(modes, ", ");
+        return list != NULL ? fmt("%s\n", list) : NULL;
 }
 
 static int add_partition_files(struct builder *b, const struct ctk_fakefs_plan_gpu *pg, const char *devdir)

@@ -199,6 +199,23 @@ static json_t *diff_props(struct importer *im, const struct ctk_kfd_capture_node
         return d;
 }
 
+/* Appends the node object o to arr with d (from diff_props) as its
+ * "kfd_properties", unless d is empty.  -1 (o dropped) if d is NULL. */
+static int append_node(struct importer *im, json_t *arr, json_t *o, json_t *d)
+{
+        if (d == NULL) {
+                json_decref(o);
+                return -1;
+        }
+        if (json_object_size(d) > 0)
+                put(im, o, "kfd_properties", d);
+        else
+                json_decref(d);
+        if (o == NULL || json_array_append_new(arr, o) < 0)
+                im->oom = true;
+        return 0;
+}
+
 static json_t *template_json(struct importer *im, const struct ctk_kfd_capture_node *n, bool gpu)
 {
         json_t *t = json_object();
@@ -251,18 +268,10 @@ static json_t *partitions_json(struct importer *im, const struct group *g, json_
                         put(im, o, "unique_id", hexstr(false, uid));
                 if (n->has_gpu_id)
                         put(im, o, "gpu_id", json_integer((json_int_t)n->gpu_id));
-                json_t *d = diff_props(im, n, t->node, gpu_ov, true);
-                if (d == NULL) {
-                        json_decref(o);
+                if (append_node(im, arr, o, diff_props(im, n, t->node, gpu_ov, true)) < 0) {
                         json_decref(arr);
                         return NULL;
                 }
-                if (json_object_size(d) > 0)
-                        put(im, o, "kfd_properties", d);
-                else
-                        json_decref(d);
-                if (o == NULL || json_array_append_new(arr, o) < 0)
-                        im->oom = true;
         }
         if (arr == NULL)
                 im->oom = true;
@@ -344,18 +353,10 @@ static json_t *cpus_json(struct importer *im, json_t *templates)
                 json_t *o = json_object();
                 put(im, o, "node", json_integer(n->id));
                 put(im, o, "kfd_template", json_string("cpu"));
-                json_t *d = diff_props(im, n, first, NULL, false);
-                if (d == NULL) {
-                        json_decref(o);
+                if (append_node(im, arr, o, diff_props(im, n, first, NULL, false)) < 0) {
                         json_decref(arr);
                         return NULL;
                 }
-                if (json_object_size(d) > 0)
-                        put(im, o, "kfd_properties", d);
-                else
-                        json_decref(d);
-                if (o == NULL || json_array_append_new(arr, o) < 0)
-                        im->oom = true;
         }
         if (arr == NULL)
                 im->oom = true;

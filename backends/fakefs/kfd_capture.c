@@ -2,14 +2,13 @@
 
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "backends/fakefs/kfd_props.h"
 #include "core/cleanup.h"
+#include "core/fileio.h"
 #include "core/number.h"
 
 /* Reads a whole file; *out is NULL (and 0 returned) when it does not exist
@@ -17,34 +16,16 @@
 static int slurp(const char *path, bool missing_ok, char **out, struct ctk_error **err)
 {
         *out = NULL;
-        _cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC);
-        if (fd < 0) {
-                if (errno == ENOENT && missing_ok)
+        _cleanup_error_ struct ctk_error *e = NULL;
+        _cleanup_free_ char *buf = NULL;
+        size_t n = 0;
+        if (ctk_file_read_all(path, &buf, &n, &e) < 0) {
+                if (e->code == ENOENT && missing_ok)
                         return 0;
-                return ctk_error_errno(err, errno, "reading %s", path);
-        }
-        size_t cap = 4096, n = 0;
-        _cleanup_free_ char *buf = malloc(cap);
-        for (;;) {
-                if (buf == NULL)
+                if (e->code == ENOMEM)
                         return ctk_error_set(err, ENOMEM, "out of memory");
-                ssize_t r = read(fd, buf + n, cap - n - 1);
-                if (r < 0 && errno == EINTR)
-                        continue;
-                if (r < 0)
-                        return ctk_error_errno(err, errno, "reading %s", path);
-                if (r == 0)
-                        break;
-                n += (size_t)r;
-                if (n + 1 == cap) {
-                        char *nb = realloc(buf, cap * 2);
-                        if (nb == NULL)
-                                return ctk_error_set(err, ENOMEM, "out of memory");
-                        buf = nb;
-                        cap *= 2;
-                }
+                return ctk_error_errno(err, e->code, "reading %s", path);
         }
-        buf[n] = '\0';
         if (strlen(buf) != n)
                 return ctk_error_set(err, EINVAL, "%s: contains a NUL byte", path);
         *out = ctk_steal(&buf);

@@ -62,6 +62,28 @@ ctk_rm_tmpdir() {
         rm -rf --one-file-system "$1"
 }
 
+# ctk_kill_pidfile FILE TIMEOUT_S: SIGTERM the process in FILE, SIGKILL after
+# TIMEOUT_S seconds, wait until it is gone, remove FILE.
+ctk_kill_pidfile() {
+        local pid
+        pid=$(cat "$1" 2>/dev/null) || return 0
+        [ -n "$pid" ] || return 0
+        kill -TERM "$pid" 2>/dev/null || {
+                rm -f "$1"
+                return 0
+        }
+        ctk_wait_for "$2" ctk_pid_gone "$pid" || {
+                kill -KILL "$pid" 2>/dev/null || true
+                ctk_wait_for 10 ctk_pid_gone "$pid" || true
+        }
+        rm -f "$1"
+}
+
+# ctk_pid_gone PID: true once PID no longer exists.
+ctk_pid_gone() {
+        ! kill -0 "$1" 2>/dev/null
+}
+
 # ctk_wait_for TIMEOUT_S CMD...: runs CMD every 0.1 s until it succeeds;
 # returns 1 after TIMEOUT_S seconds, or at once when CMD exits with 2 (what
 # it waits for has died).

@@ -140,25 +140,7 @@ dockerd_restart() {
 }
 
 _dockerd_kill() {
-        _ctk_kill_pidfile "$DOCKERD_DIR/dockerd.launch.pid" 20
-}
-
-# _ctk_kill_pidfile FILE TIMEOUT: SIGTERM the process in FILE, SIGKILL after
-# TIMEOUT seconds, wait until it is gone.
-_ctk_kill_pidfile() {
-        local pid
-        pid=$(cat "$1" 2>/dev/null) || return 0
-        [ -n "$pid" ] || return 0
-        kill -TERM "$pid" 2>/dev/null || { rm -f "$1"; return 0; }
-        ctk_wait_for "$2" _ctk_gone "$pid" || {
-                kill -KILL "$pid" 2>/dev/null || true
-                ctk_wait_for 10 _ctk_gone "$pid" || true
-        }
-        rm -f "$1"
-}
-
-_ctk_gone() {
-        ! kill -0 "$1" 2>/dev/null
+        ctk_kill_pidfile "$DOCKERD_DIR/dockerd.launch.pid" 20
 }
 
 # dockerd_stop: removes every container, stops dockerd and containerd, kills
@@ -175,7 +157,7 @@ dockerd_stop() {
         fi
         _dockerd_kill
         _ctk_kill_runc_containers "$d/x"
-        _ctk_kill_pidfile "$d/containerd.pid" 20
+        ctk_kill_pidfile "$d/containerd.pid" 20
         _ctk_kill_shims "$d/c.sock"
         ctk_rm_tmpdir "$d" || return 1
         unset DOCKERD_DIR DOCKERD_CONFIG DOCKER_HOST DOCKER_CONFIG

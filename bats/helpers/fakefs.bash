@@ -1,6 +1,6 @@
 # Helpers for bats tests that mount the FUSE fake host (amd-ctk-fakefs mount).
 #
-#   load helpers/fakefs
+#   load helpers/common; load helpers/fakefs
 #   setup()    { fakefs_require_fuse; }
 #   teardown() { fakefs_teardown; }
 #   @test ... { fakefs_mount "$FAKEFS_PROFILES/seed-4xmi210.json"; ls "$FAKEFS_MNT/sys"; }
@@ -10,10 +10,12 @@
 # unmounted by fakefs_teardown (lazily if it is busy or its server died), and
 # its server is killed if it is still running.
 
-FAKEFS_REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-FAKEFS_BIN="$FAKEFS_REPO/${BUILD:-build}/bin/amd-ctk-fakefs"
-FAKEFS_CTK="$FAKEFS_REPO/${BUILD:-build}/bin/amd-ctk"
-FAKEFS_PROFILES="$FAKEFS_REPO/sim/profiles"
+# The binaries under test and the profiles come from helpers/common.bash
+# (CTK_BIN, PROFILES).
+: "${CTK_BIN:?load helpers/common before helpers/fakefs}"
+FAKEFS_BIN="$CTK_BIN/amd-ctk-fakefs"
+FAKEFS_CTK="$CTK_BIN/amd-ctk"
+FAKEFS_PROFILES="$PROFILES"
 
 # Skips the test unless FUSE mounts are possible (root and /dev/fuse).
 fakefs_require_fuse() {

@@ -91,7 +91,7 @@ podman_stop() {
                 timeout 60 env -u DOCKER_CONFIG -u DOCKER_HOST nsenter --target "$(cat "$d/ns.pid")" --mount -- \
                         podman rm -af -t 0 >/dev/null 2>&1 || true
         fi
-        _ctk_kill_pidfile "$d/ns.pid" 10
+        ctk_kill_pidfile "$d/ns.pid" 10
         ctk_rm_tmpdir "$d" || return 1
         unset PODMAN_DIR PODMAN_CDI_DIR CONTAINERS_CONF CONTAINERS_STORAGE_CONF
 }

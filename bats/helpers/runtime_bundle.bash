@@ -1,21 +1,15 @@
 # OCI bundles for driving amd-container-runtime directly with runc (no
 # container engine): a busybox rootfs, `runc spec`, jq edits.
 #
-#   RT_BIN       directory of the binaries under test (CTK_BIN, default build/bin)
-#   RT_PROFILES  simulated host profiles (PROFILES, default sim/profiles)
+#   load helpers/common; load helpers/runtime_bundle
+#
+#   RT_BIN       directory of the binaries under test (CTK_BIN)
+#   RT_PROFILES  simulated host profiles (PROFILES)
 #   RT_SHIM      the shim under test
 
-RT_REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-
-rt_abspath() {
-        case "$1" in
-        /*) printf '%s\n' "$1" ;;
-        *) printf '%s/%s\n' "$RT_REPO" "$1" ;;
-        esac
-}
-
-RT_BIN=$(rt_abspath "${CTK_BIN:-build/bin}")
-RT_PROFILES=$(rt_abspath "${PROFILES:-sim/profiles}")
+: "${CTK_BIN:?load helpers/common before helpers/runtime_bundle}"
+RT_BIN=$CTK_BIN
+RT_PROFILES=$PROFILES
 RT_SHIM=$RT_BIN/amd-container-runtime
 
 # rt_busybox: prints the path of a statically linked busybox.

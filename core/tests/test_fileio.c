@@ -15,6 +15,7 @@
 
 #include "core/cleanup.h"
 #include "core/fileio.h"
+#include "core/fsdir.h"
 
 static char dir[] = "/tmp/ctk-fileio-XXXXXX";
 
@@ -166,6 +167,26 @@ static void test_write_relative_path(void **state)
         assert_int_equal(stat(p, &st), 0);
 }
 
+static void test_mkdir_parent(void **state)
+{
+        (void)state;
+        _cleanup_free_ char *file = path_of("a/b/c/out.json");
+        _cleanup_free_ char *parent = path_of("a/b/c");
+        _cleanup_error_ struct ctk_error *err = NULL;
+        assert_int_equal(ctk_mkdir_parent(file, 0755, &err), 0);
+        struct stat st;
+        assert_int_equal(stat(parent, &st), 0);
+        assert_true(S_ISDIR(st.st_mode));
+        assert_int_not_equal(stat(file, &st), 0);                /* only the directories */
+        assert_int_equal(ctk_mkdir_parent(file, 0755, &err), 0); /* again: nothing to do */
+        /* a file where a directory should be */
+        _cleanup_free_ char *blocker = path_of("a/f");
+        put(blocker, "x", 0644);
+        _cleanup_free_ char *below = path_of("a/f/g/out.json");
+        assert_int_equal(ctk_mkdir_parent(below, 0755, &err), -1);
+        assert_non_null(err);
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
@@ -175,6 +196,7 @@ int main(void)
             cmocka_unit_test(test_write_atomic_new_file),
             cmocka_unit_test(test_write_atomic_failure_leaves_file),
             cmocka_unit_test(test_write_relative_path),
+            cmocka_unit_test(test_mkdir_parent),
         };
         return cmocka_run_group_tests(tests, setup, teardown);
 }

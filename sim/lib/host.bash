@@ -3,8 +3,7 @@
 # is up and leaves the server in the background) or, where FUSE is not
 # available, written out as plain files and device nodes
 # (`amd-ctk-fakefs materialize`). Sets HOST_MODE to say which.
-# Needs helpers/common.bash, helpers/dockerd.bash (_ctk_kill_pidfile) and
-# lib/demo.bash.
+# Needs helpers/common.bash and lib/demo.bash.
 
 HOST_MODE=
 
@@ -41,6 +40,6 @@ host_down() {
         if mountpoint -q "$dir" 2>/dev/null; then
                 amd-ctk-fakefs umount "$dir" >/dev/null 2>&1 || umount -l "$dir" 2>/dev/null || true
         fi
-        _ctk_kill_pidfile "$dir.pid" 10 # the server, if it is still running
+        ctk_kill_pidfile "$dir.pid" 10 # the server, if it is still running
         rm -rf --one-file-system "$dir"
 }

@@ -1,15 +1,13 @@
 /* amd-ctk-fakefs import-kfd CAPTURE_DIR [-o FILE] [--name NAME] [--description TEXT] */
 #include <errno.h>
-#include <fcntl.h>
-#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "backends/fakefs/import.h"
 #include "core/cleanup.h"
+#include "core/fileio.h"
 #include "fakefs_cli.h"
 
 static void help(void)
@@ -37,55 +35,9 @@ static void help(void)
               stdout);
 }
 
-static int write_atomic(const char *path, const char *text, struct ctk_error **err)
-{
-        _cleanup_free_ char *copy = strdup(path);
-        _cleanup_free_ char *tmp = NULL;
-        if (copy == NULL || asprintf(&tmp, "%s/.%s.XXXXXX", dirname(copy), basename((char *)path)) < 0)
-                return ctk_error_set(err, ENOMEM, "out of memory");
-        _cleanup_close_ int fd = mkostemp(tmp, O_CLOEXEC);
-        if (fd < 0)
-                return ctk_error_errno(err, errno, "writing %s", path);
-        size_t len = strlen(text);
-        for (size_t off = 0; off < len;) {
-                ssize_t n = write(fd, text + off, len - off);
-                if (n < 0 && errno == EINTR)
-                        continue;
-                if (n < 0) {
-                        int e = errno;
-                        unlink(tmp);
-                        return ctk_error_errno(err, e, "writing %s", path);
-                }
-                off += (size_t)n;
-        }
-        if (fchmod(fd, 0644) < 0 || fsync(fd) < 0 || rename(tmp, path) < 0) {
-                int e = errno;
-                unlink(tmp);
-                return ctk_error_errno(err, e, "writing %s", path);
-        }
-        return 0;
-}
-
-/* "--opt VALUE" or "--opt=VALUE" at argv[*i]; NULL if not this option. */
-static const char *opt_value(int argc, char **argv, int *i, const char *name, bool *missing)
-{
-        size_t len = strlen(name);
-        if (strncmp(argv[*i], name, len) != 0)
-                return NULL;
-        if (argv[*i][len] == '=' && name[1] == '-')
-                return argv[*i] + len + 1;
-        if (argv[*i][len] != '\0')
-                return NULL;
-        if (*i + 1 >= argc) {
-                *missing = true;
-                return NULL;
-        }
-        return argv[++*i];
-}
-
 static int run(int argc, char **argv)
 {
-        if (fakefs_wants_help(argc, argv)) {
+        if (ctk_argv_wants_help(argc, argv)) {
                 help();
                 return 0;
         }
@@ -98,12 +50,12 @@ static int run(int argc, char **argv)
                 if (!dashdash && argv[i][0] == '-' && argv[i][1] != '\0') {
                         if (strcmp(argv[i], "--") == 0)
                                 dashdash = true;
-                        else if ((v = opt_value(argc, argv, &i, "-o", &missing)) != NULL ||
-                                 (v = opt_value(argc, argv, &i, "--output", &missing)) != NULL)
+                        else if ((v = ctk_argv_option_value(argc, argv, &i, "-o", &missing)) != NULL ||
+                                 (v = ctk_argv_option_value(argc, argv, &i, "--output", &missing)) != NULL)
                                 output = v;
-                        else if ((v = opt_value(argc, argv, &i, "--name", &missing)) != NULL)
+                        else if ((v = ctk_argv_option_value(argc, argv, &i, "--name", &missing)) != NULL)
                                 opts.name = v;
-                        else if ((v = opt_value(argc, argv, &i, "--description", &missing)) != NULL)
+                        else if ((v = ctk_argv_option_value(argc, argv, &i, "--description", &missing)) != NULL)
                                 opts.description = v;
                         else if (missing)
                                 return fakefs_usage_error("import-kfd", "option %s needs a value", argv[i]);
@@ -128,7 +80,7 @@ static int run(int argc, char **argv)
                 }
                 return 0;
         }
-        if (write_atomic(output, json, &err) < 0)
+        if (ctk_file_write_atomic(output, json, strlen(json), 0644, &err) < 0)
                 return fakefs_fail(err);
         return 0;
 }

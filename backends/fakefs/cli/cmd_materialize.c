@@ -30,7 +30,7 @@ static void help(void)
 
 static int run(int argc, char **argv)
 {
-        if (fakefs_wants_help(argc, argv)) {
+        if (ctk_argv_wants_help(argc, argv)) {
                 help();
                 return 0;
         }

@@ -69,7 +69,7 @@ static void umount_help(void)
 
 static int mount_run(int argc, char **argv)
 {
-        if (fakefs_wants_help(argc, argv)) {
+        if (ctk_argv_wants_help(argc, argv)) {
                 mount_help();
                 return 0;
         }
@@ -121,7 +121,7 @@ static int mount_run(int argc, char **argv)
 
 static int umount_run(int argc, char **argv)
 {
-        if (fakefs_wants_help(argc, argv)) {
+        if (ctk_argv_wants_help(argc, argv)) {
                 umount_help();
                 return 0;
         }

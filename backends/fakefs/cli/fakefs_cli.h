@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "core/argv.h"
 #include "core/error.h"
 
 struct fakefs_cmd {
@@ -25,7 +26,5 @@ int fakefs_fail(const struct ctk_error *err);
 /* Prints "amd-ctk-fakefs <cmd>: <message>" and "Try ... --help" to stderr;
  * returns 2. */
 int fakefs_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* True if argv has -h/--help before "--". */
-bool fakefs_wants_help(int argc, char **argv);
 
 #endif

@@ -51,17 +51,6 @@ int fakefs_usage_error(const char *cmd, const char *fmt, ...)
         return 2;
 }
 
-bool fakefs_wants_help(int argc, char **argv)
-{
-        for (int i = 1; i < argc; i++) {
-                if (strcmp(argv[i], "--") == 0)
-                        return false;
-                if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0)
-                        return true;
-        }
-        return false;
-}
-
 int main(int argc, char **argv)
 {
         if (argc < 2) {
