@@ -274,8 +274,11 @@ count() { "$FAKEFS_CTK" --root "$FAKEFS_MNT" gpu list --json | grep -c '"index"'
 @test "concurrency: 8 readers x 2000 discoveries while GPU 0 is repartitioned back and forth" {
         # In-process discoveries (a fresh sysfs backend each time) through the
         # mount; another process switches GPU 0 between SPX and CPX every 0.3 s.
-        readers="$FAKEFS_REPO/${BUILD:-build}/tests/backends/fakefs/tests/fuse_readers"
-        make -s -C "$FAKEFS_REPO" "${readers#"$FAKEFS_REPO/"}"
+        readers="${CTK_BIN%/bin}/tests/backends/fakefs/tests/fuse_readers"
+        [ -x "$readers" ] || {
+                echo "missing $readers: run 'make tests' (make bats builds it)" >&2
+                return 1
+        }
         fakefs_mount "$FAKEFS_PROFILES/mi300x-spx-x8.json"
         run "$readers" "$FAKEFS_MNT" "$GPU0" 8 2000
         echo "$output"
