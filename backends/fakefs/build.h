@@ -1,5 +1,5 @@
 /* Builds the /sys and /dev tree of a profile in a given state (the layout
- * contract is in the project brief and sim/profiles/README.md).  The
+ * contract is described in sim/profiles/README.md).  The
  * in-memory backend, `materialize` and the FUSE server all use it. */
 #ifndef CTK_FAKEFS_BUILD_H
 #define CTK_FAKEFS_BUILD_H
