@@ -17,33 +17,14 @@
 #define NWORKERS 10
 #define NCYCLES  20 /* NWORKERS * NCYCLES = 200 allocate/release pairs */
 
-struct fx {
-        char *dir;
-        struct ctk_gpu_list gpus;
-        struct ctk_tracker *t;
-};
-
 static int setup(void **state)
 {
-        struct fx *f = calloc(1, sizeof(*f));
-        f->dir = fx_tmpdir();
-        fx_gpus(&f->gpus, 4);
-        struct ctk_tracker_opts o = {.state_dir = f->dir, .lock_timeout_ms = 30000};
-        bool changed;
-        *state = f;
-        if (ctk_tracker_new(&o, &f->t, NULL) < 0 || ctk_tracker_enable(f->t, &f->gpus, &changed, NULL) < 0)
-                return -1;
-        return 0;
+        return fx_enabled_setup(state, 30000);
 }
 
 static int teardown(void **state)
 {
-        struct fx *f = *state;
-        ctk_tracker_free(f->t);
-        ctk_gpu_list_clear(&f->gpus);
-        fx_rmtree(f->dir);
-        free(f);
-        return 0;
+        return fx_enabled_teardown(state);
 }
 
 struct outcome {

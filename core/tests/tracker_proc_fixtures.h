@@ -10,6 +10,38 @@
 #include <unistd.h>
 
 #include "core/tracker.h"
+#include "tracker_fixtures.h"
+
+/* A tracker in a fresh state directory, enabled on a 4-GPU host; the
+ * fixture of the concurrency and crash tests (cmocka setup/teardown). */
+struct fx {
+        char *dir;
+        struct ctk_gpu_list gpus;
+        struct ctk_tracker *t;
+};
+
+static inline int fx_enabled_setup(void **state, int lock_timeout_ms)
+{
+        struct fx *f = calloc(1, sizeof(*f));
+        f->dir = fx_tmpdir();
+        fx_gpus(&f->gpus, 4);
+        struct ctk_tracker_opts o = {.state_dir = f->dir, .lock_timeout_ms = lock_timeout_ms};
+        bool changed;
+        *state = f;
+        if (ctk_tracker_new(&o, &f->t, NULL) < 0 || ctk_tracker_enable(f->t, &f->gpus, &changed, NULL) < 0)
+                return -1;
+        return 0;
+}
+
+static inline int fx_enabled_teardown(void **state)
+{
+        struct fx *f = *state;
+        ctk_tracker_free(f->t);
+        ctk_gpu_list_clear(&f->gpus);
+        fx_rmtree(f->dir);
+        free(f);
+        return 0;
+}
 
 /* Memory shared with forked children. */
 static inline void *fx_shared(size_t size)
