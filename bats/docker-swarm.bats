@@ -101,6 +101,24 @@ wait_for_table() {
         output=$(service_table "$1")
 }
 
+# wait_for_table_rescheduling N: wait_for_table, but when dockerd 20.10's
+# swarm scheduler itself rejected the task (its network attachment or node
+# constraints raced with the stack update, before our runtime was ever
+# called), force a new task, at most twice.
+wait_for_table_rescheduling() {
+        local try
+        for try in 1 2 3; do
+                wait_for_table "$1" && return 0
+                docker service ps --no-trunc rocm-stack_rocm-service 2>/dev/null |
+                        grep -qE 'no longer meets constraints|missing network attachments' || break
+                echo "swarm rejected the task (attempt $try); forcing a new one"
+                docker service update --force --detach rocm-stack_rocm-service >/dev/null || break
+        done
+        echo "--- docker service ps:"
+        docker service ps --no-trunc rocm-stack_rocm-service 2>&1 || true
+        return 1
+}
+
 @test "the swarm node advertises the generic resources of the README's daemon.json; amd is the default" {
         run docker node inspect self --format '{{range .Description.Resources.GenericResources}}{{.NamedResourceSpec.Kind}}={{.NamedResourceSpec.Value}} {{end}}'
         [ "$output" = "AMD_GPU=0x378041e1ada6015 AMD_GPU=0xef39dad16afb86ad GPU_COMPUTE=0x583de6f2d99dc333 " ]
@@ -152,7 +170,7 @@ services:
                 value: 1
 EOF
         ok docker stack deploy -c docker-compose.yml rocm-stack
-        wait_for_table 1
+        wait_for_table_rescheduling 1
         # swarm assigned one of the two AMD_GPU values: GPU 0 or GPU 1
         if [[ "$output" == *renderD130* ]]; then assert_gpus 0; else assert_gpus 1; fi
         runtime_log_since_setup | grep -q 'GPUs [01]: added 3 device nodes'
