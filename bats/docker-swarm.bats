@@ -56,6 +56,32 @@ EOF
         docker tag rocm/rocm-terminal rocm/dev-ubuntu-24.04
         docker swarm init --advertise-addr 127.0.0.1 >/dev/null
         mkdir -p "$DOCKERD_DIR/stack"
+        # A long-running service in the same stack keeps the node's attachment
+        # to the stack network. Without it the node loses the attachment each
+        # time the README's one-shot task exits and gains it back when the
+        # next one starts; each of those node updates makes dockerd 20.10's
+        # swarm reject a task holding generic resources ("assigned node no
+        # longer meets constraints": its constraint enforcer tests the
+        # resource the wrong way round), so the task could be rejected again
+        # and again. Stack deploys without --prune leave the keeper alone.
+        cat >"$DOCKERD_DIR/stack/keeper.yml" <<'EOF'
+version: '3.8'
+services:
+  keeper:
+    image: busybox
+    command: sleep 1000000
+EOF
+        docker stack deploy -c "$DOCKERD_DIR/stack/keeper.yml" rocm-stack >/dev/null
+        ctk_wait_for 60 keeper_running || {
+                echo "the keeper service did not start" >&2
+                docker service ps --no-trunc rocm-stack_keeper >&2
+                return 1
+        }
+}
+
+keeper_running() {
+        docker service ps --filter desired-state=running --format '{{.CurrentState}}' \
+                rocm-stack_keeper 2>/dev/null | grep -q '^Running'
 }
 
 teardown_file() {
@@ -129,11 +155,6 @@ wait_for_table_rescheduling() {
                 "$(readlink "/proc/$(cat "$DOCKERD_DIR/containerd.pid")/ns/net")" ]
 }
 
-# This one first: its task gives the node the stack network's attachment.
-# The next test updates the same stack, so its task with generic resources
-# lands on a node that needs no further update (dockerd 20.10's swarm
-# rejects a task holding generic resources when its node is updated:
-# "assigned node no longer meets constraints").
 @test "environment variable: AMD_VISIBLE_DEVICES=all in the service gets all GPUs" {
         cat >docker-compose.yml <<'EOF'
 # docker-compose.yml for Swarm deployment with environment variable
