@@ -4,10 +4,12 @@
 # bash` and `amd-ctk gpu-tracker ...` commands, literally, on the documented
 # 4-GPU host (sim/profiles/seed-4xmi210.json) served over FUSE
 # (`amd-ctk-fakefs mount`; amd-ctk and the runtime use it as their root), so
-# section 7's topology change is a real one, made through the mount's control
-# file.  Every amd-ctk output is compared with the document's, with the real
-# container ids in place of the document's.  The tests run in order and share
-# the daemon, the mount and the tracker state, like the document's session.
+# section 7's change of partitioning scheme is a real repartition: GPU 3's
+# current_compute_partition is written on the mount, as on an amdgpu host, and
+# the FUSE server rebuilds its partitions, DRM nodes and KFD topology.  Every
+# amd-ctk output is compared with the document's, with the real container ids
+# in place of the document's.  The tests run in order and share the daemon,
+# the mount and the tracker state, like the document's session.
 
 bats_require_minimum_version 1.5.0
 
@@ -22,7 +24,13 @@ setup_file() {
         # private directory (ctk_tmpdir)
         export FUSE_HOST
         FUSE_HOST=$(ctk_tmpdir fuse)
-        "$CTK_BIN/amd-ctk-fakefs" mount "$PROFILES/seed-4xmi210.json" "$FUSE_HOST" --pidfile "$FUSE_HOST.pid"
+        # GPU 3 can be partitioned (SPX or DPX, 2 XCDs); like amdgpu, the
+        # server reserves 8 DRM minors for such a GPU, so its nodes move from
+        # card0/renderD128 to card8/renderD136, clear of the other GPUs'.
+        jq '.name = "seed-4xmi210-gpu3-dpx" | .gpus[3].card_minor = 8 | .gpus[3].render_minor = 136
+                | .gpus[3].partition = {"xcds": 2, "available_compute": ["SPX", "DPX"], "available_memory": ["NPS1"]}' \
+                "$PROFILES/seed-4xmi210.json" >"$BATS_FILE_TMPDIR/host.json"
+        "$CTK_BIN/amd-ctk-fakefs" mount "$BATS_FILE_TMPDIR/host.json" "$FUSE_HOST" --pidfile "$FUSE_HOST.pid"
         dockerd_start
         images_docker_import
         local d=$DOCKERD_DIR
@@ -52,13 +60,13 @@ setup() {
         export PATH=$CTK_BIN:$PATH
 }
 
-# fuse_ctl RULE: a rule for the FUSE host's control file (unplug/plug BDF).
-fuse_ctl() {
-        echo "$1" >"$FUSE_HOST/.fakefs/ctl"
+# partition_gpu3 MODE: switches GPU 3 of the document (0x12FE4F7FDAF06B9,
+# last in PCI order) to compute partition MODE, as an administrator does on
+# an amdgpu host.
+partition_gpu3() {
+        echo "$1" >"$FUSE_HOST/sys/bus/pci/devices/0000:63:00.0/current_compute_partition"
+        [ "$(cat "$FUSE_HOST/sys/bus/pci/devices/0000:63:00.0/current_compute_partition")" = "$1" ]
 }
-
-# GPU 3 of the document (0x12FE4F7FDAF06B9, last in PCI order)
-GPU3_PCI=0000:63:00.0
 RESET_MSG='GPU Tracker has been reset
 Since GPU Tracker was enabled, it is recommended to stop and restart running containers to get the most accurate GPU Tracker status'
 
@@ -177,10 +185,14 @@ run_gpu_container() {
                 "${U2}Exclusive           $E" "${U3}Exclusive           $B"
 }
 
-@test "7: after a topology change the state is invalid until reset" {
+@test "7: after a repartition the state is invalid until reset" {
         docker rm -f $(docker ps -aq)
-        # GPU 3 is hot-unplugged from the running host
-        fuse_ctl "unplug $GPU3_PCI"
+        local cdi=$DOCKERD_DIR/cdi/amd.json
+        run amd-ctk cdi generate --output "$cdi"
+        [ "$output" = "Generated CDI spec: $cdi" ]
+
+        # GPU 3 is switched from SPX to DPX: it becomes GPUs 3 and 4
+        partition_gpu3 DPX
         run amd-ctk gpu-tracker status
         [ "$status" -eq 1 ]
         [ "$output" = "GPUs info is invalid. Please reset GPU Tracker." ]
@@ -189,26 +201,32 @@ run_gpu_container() {
         [ "$status" -ne 0 ]
         [[ "$output" == *"amd-container-runtime: GPUs info is invalid. Please reset GPU Tracker."* ]]
         docker rm -f $(docker ps -aq)
+        # and the CDI spec no longer describes the host
+        run amd-ctk cdi validate --path "$cdi"
+        [ "$status" -eq 1 ]
+        [ "${lines[-2]}" = "CDI spec is invalid" ]
+        [ "${lines[-1]}" = "Please regenerate CDI spec" ]
         run amd-ctk gpu-tracker reset
         [ "$status" -eq 0 ]
         [ "$output" = "$RESET_MSG" ]
         run amd-ctk gpu-tracker status
-        assert_table "${U0}Shared              -" "${U1}Shared              -" "${U2}Shared              -"
+        assert_table "${U0}Shared              -" "${U1}Shared              -" "${U2}Shared              -" \
+                "${U3}Shared              -" "4         0x12FE4F7FDAF06B9        Shared              -"
 
-        # it comes back: the recorded three GPUs are no longer the host's
-        fuse_ctl "plug $GPU3_PCI"
+        # back to SPX: the five recorded GPUs are no longer the host's
+        partition_gpu3 SPX
         # the document's session from here
         run amd-ctk gpu-tracker status
         [ "$status" -eq 1 ]
         [ "$output" = "GPUs info is invalid. Please reset GPU Tracker." ]
-        run docker run --runtime=amd -itd -e AMD_VISIBLE_DEVICES=0-2 rocm/rocm-terminal bash
-        [ "$status" -ne 0 ]
-        [[ "$output" == *"amd-container-runtime: GPUs info is invalid. Please reset GPU Tracker."* ]]
-        docker rm -f $(docker ps -aq)
-
         run amd-ctk gpu-tracker reset
         [ "$status" -eq 0 ]
         [ "$output" = "$RESET_MSG" ]
+        run amd-ctk cdi generate --output "$cdi"
+        [ "$output" = "Generated CDI spec: $cdi" ]
+        run amd-ctk cdi validate --path "$cdi"
+        [ "$status" -eq 0 ]
+        [ "${lines[-1]}" = "CDI spec is valid" ]
         run_gpu_container 0-2
         F=$CID
         run amd-ctk gpu-tracker status
