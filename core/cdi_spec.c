@@ -6,6 +6,7 @@
 
 #include "cdi.h"
 #include "cleanup.h"
+#include "json_util.h"
 
 void ctk_cdi_options_init(struct ctk_cdi_options *o)
 {

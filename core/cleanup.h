@@ -3,7 +3,6 @@
 #ifndef CTK_CLEANUP_H
 #define CTK_CLEANUP_H
 
-#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -24,10 +23,6 @@ static inline void ctk_fclosep(FILE **f)
         if (*f != NULL)
                 fclose(*f);
 }
-static inline void ctk_json_decrefp(json_t **j)
-{
-        json_decref(*j);
-}
 static inline void ctk_errorp(struct ctk_error **e)
 {
         ctk_error_free(*e);
@@ -36,7 +31,6 @@ static inline void ctk_errorp(struct ctk_error **e)
 #define _cleanup_free_   __attribute__((cleanup(ctk_freep)))
 #define _cleanup_close_  __attribute__((cleanup(ctk_closep)))
 #define _cleanup_fclose_ __attribute__((cleanup(ctk_fclosep)))
-#define _cleanup_json_   __attribute__((cleanup(ctk_json_decrefp)))
 #define _cleanup_error_  __attribute__((cleanup(ctk_errorp)))
 
 /* Returns *pp and sets *pp to NULL: hands ownership to the caller. */

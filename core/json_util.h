@@ -6,6 +6,12 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+static inline void ctk_json_decrefp(json_t **j)
+{
+        json_decref(*j);
+}
+#define _cleanup_json_ __attribute__((cleanup(ctk_json_decrefp)))
+
 /* "an object", "an array", "a string", "a number", "a boolean" or "null". */
 const char *ctk_json_type_name(const json_t *v);
 

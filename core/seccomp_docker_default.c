@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "cleanup.h"
+#include "json_util.h"
 
 #define ALLOW      "SCMP_ACT_ALLOW"
 #define NAMES(...) ((const char *const[]){__VA_ARGS__, NULL})

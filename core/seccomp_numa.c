@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "cleanup.h"
+#include "json_util.h"
 #include "strv.h"
 
 const char *const ctk_seccomp_numa_syscalls[] = {"get_mempolicy", "mbind", "set_mempolicy", "set_mempolicy_home_node",

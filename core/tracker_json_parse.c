@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cleanup.h"
+#include "json_util.h"
 #include "tracker_alloc.h"
 #include "tracker_state.h"
 

@@ -9,6 +9,7 @@
 #include "core/fileio.h"
 #include "core/fsdir.h"
 #include "core/cleanup.h"
+#include "core/json_util.h"
 
 static void usage(FILE *f)
 {

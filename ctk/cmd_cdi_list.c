@@ -7,6 +7,7 @@
 #include "cmd_cdi.h"
 #include "core/cdi_dirs.h"
 #include "core/cleanup.h"
+#include "core/json_util.h"
 
 static void usage(FILE *f)
 {

@@ -6,6 +6,7 @@
 
 #include "cli.h"
 #include "core/cleanup.h"
+#include "core/json_util.h"
 #include "core/gpu.h"
 #include "gpu_list.h"
 

@@ -13,6 +13,7 @@
 
 #include "cli.h"
 #include "core/cleanup.h"
+#include "core/json_util.h"
 #include "core/docker_config.h"
 #include "core/fileio.h"
 #include "core/fsdir.h"

@@ -11,6 +11,7 @@
 
 #include "cli.h"
 #include "core/cleanup.h"
+#include "core/json_util.h"
 #include "core/seccomp_numa.h"
 #include "core/seccomp_docker_default.h"
 

@@ -14,6 +14,7 @@
 
 #include "cli.h"
 #include "core/cleanup.h"
+#include "core/json_util.h"
 #include "core/select.h"
 #include "core/tracker.h"
 #include "tracker_print.h"

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/cleanup.h"
+#include "core/json_util.h"
 #include "core/strv.h"
 #include "core/gpu.h"
 #include "core/pci_display.h"

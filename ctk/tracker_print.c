@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "core/cleanup.h"
+#include "core/json_util.h"
 
 #define RULE                                                                                                           \
         "------------------------------------------------------------------------------------------------------------" \

@@ -13,6 +13,7 @@
 #include "backends/fakefs/kfd_props.h"
 #include "backends/fakefs/profile.h"
 #include "core/cleanup.h"
+#include "core/json_util.h"
 #include "core/number.h"
 
 struct group {

@@ -11,6 +11,7 @@
 #include "backends/fakefs/profile_check.h"
 #include "backends/fakefs/profile_json.h"
 #include "core/cleanup.h"
+#include "core/json_util.h"
 
 #define AT(var, where, key)                                                                                            \
         _cleanup_free_ char *var = ctk_pj_at(where, key);                                                              \

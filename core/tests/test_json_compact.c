@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include "core/cleanup.h"
+#include "core/json_util.h"
 #include "core/json_compact.h"
 
 static void assert_same(const json_t *j)

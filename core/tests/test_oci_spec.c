@@ -9,6 +9,7 @@
 #include <cmocka.h>
 
 #include "core/cleanup.h"
+#include "core/json_util.h"
 #include "core/oci_spec.h"
 
 static void expect_error(const char *text, const char *want)

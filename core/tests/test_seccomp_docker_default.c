@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "core/cleanup.h"
+#include "core/json_util.h"
 #include "core/seccomp_docker_default.h"
 #include "core/seccomp_numa.h"
 #include "seccomp_oracle.h"

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "core/cleanup.h"
+#include "core/json_util.h"
 #include "core/select.h"
 #include "ctk/cli.h"
 #include "ctk/tracker_print.h"

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "core/cleanup.h"
+#include "core/json_util.h"
 #include "runtime/tracker_glue.h"
 
 struct fx {
