@@ -26,6 +26,51 @@ struct ctk_config {
         struct ctk_strv cdi_spec_dirs;  /* default /etc/cdi, /var/run/cdi */
 };
 
+/* The keys (config_fields.c, free of any JSON library). */
+enum ctk_config_field_kind {
+        CTK_CONFIG_F_PATH,    /* absolute path */
+        CTK_CONFIG_F_PROGRAM, /* absolute path or a bare command name */
+        CTK_CONFIG_F_LEVEL,   /* log level */
+        CTK_CONFIG_F_KINDS,   /* array of resource kinds */
+        CTK_CONFIG_F_BOOL,
+        CTK_CONFIG_F_DIRS, /* non-empty array of absolute paths */
+};
+
+struct ctk_config_field {
+        const char *key;
+        enum ctk_config_field_kind kind;
+        bool nullable;
+        size_t offset; /* of the member in struct ctk_config */
+};
+
+/* The n keys, in the order `amd-ctk config default` prints them. */
+const struct ctk_config_field *ctk_config_fields(size_t *n);
+
+/* A member's value as a JSON parser saw it. */
+struct ctk_config_value {
+        enum {
+                CTK_CONFIG_V_OTHER, /* a number or an object */
+                CTK_CONFIG_V_NULL,
+                CTK_CONFIG_V_BOOL,
+                CTK_CONFIG_V_STRING,
+                CTK_CONFIG_V_ARRAY,
+        } kind;
+        const char *type; /* for messages: "a string", "an object", "null", ... */
+        bool b;
+        const char *s;
+        size_t n;                      /* ARRAY: number of elements */
+        const char *const *elems;      /* ARRAY: the strings; NULL for an element that is not one */
+        const char *const *elem_types; /* ARRAY: the elements' type names */
+};
+
+/* Sets member key of *c from v, after the checks of its kind.  On failure
+ * *at is the index of the offending element, or SIZE_MAX for the member
+ * itself, and the message carries no position. */
+int ctk_config_set(struct ctk_config *c, const char *key, const struct ctk_config_value *v, size_t *at,
+                   struct ctk_error **err);
+/* Checks across keys, once all are set; *key names the member at fault. */
+int ctk_config_finish(const struct ctk_config *c, const char **key, struct ctk_error **err);
+
 /* Fills *out with the defaults. */
 int ctk_config_defaults(struct ctk_config *out, struct ctk_error **err);
 /* Loads path over the defaults.  A missing file is not an error when

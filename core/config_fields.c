@@ -1,0 +1,201 @@
+/* The keys of the toolkit configuration file, their defaults and their
+ * checks (see config.h), apart from any JSON library: config.c feeds it
+ * what jansson parsed, the runtime launcher what its own scanner read. */
+#include "config.h"
+
+#include <errno.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define DEFAULT_LOG_FILE  "/var/log/amd-container-runtime.log"
+#define DEFAULT_LOG_LEVEL "info"
+#define DEFAULT_STATE_DIR "/var/lib/amd-container-toolkit"
+
+#define AT(member) offsetof(struct ctk_config, member)
+
+/* In the order `amd-ctk config default` prints them. */
+static const struct ctk_config_field fields[] = {
+    {"root", CTK_CONFIG_F_PATH, true, AT(root)},
+    {"profile", CTK_CONFIG_F_PATH, true, AT(profile)},
+    {"runtime-path", CTK_CONFIG_F_PROGRAM, true, AT(runtime_path)},
+    {"log-file", CTK_CONFIG_F_PATH, false, AT(log_file)},
+    {"log-level", CTK_CONFIG_F_LEVEL, false, AT(log_level)},
+    {"state-dir", CTK_CONFIG_F_PATH, false, AT(state_dir)},
+    {"resource-kinds", CTK_CONFIG_F_KINDS, false, AT(resource_kinds)},
+    {"seccomp-numa", CTK_CONFIG_F_BOOL, false, AT(seccomp_numa)},
+    {"ctk-path", CTK_CONFIG_F_PATH, true, AT(ctk_path)},
+    {"cdi-spec-dirs", CTK_CONFIG_F_DIRS, false, AT(cdi_spec_dirs)},
+};
+#define NFIELDS (sizeof(fields) / sizeof(fields[0]))
+
+static const char *const log_levels[] = {"error", "warning", "info", "debug", NULL};
+
+const struct ctk_config_field *ctk_config_fields(size_t *n)
+{
+        *n = NFIELDS;
+        return fields;
+}
+
+static void *member(struct ctk_config *c, const struct ctk_config_field *f)
+{
+        return (char *)c + f->offset;
+}
+
+void ctk_config_clear(struct ctk_config *c)
+{
+        free(c->root);
+        free(c->profile);
+        free(c->runtime_path);
+        free(c->log_file);
+        free(c->log_level);
+        free(c->state_dir);
+        ctk_strv_clear(&c->resource_kinds);
+        free(c->ctk_path);
+        ctk_strv_clear(&c->cdi_spec_dirs);
+        *c = (struct ctk_config){0};
+}
+
+static void config_clearp(struct ctk_config *c)
+{
+        ctk_config_clear(c);
+}
+
+int ctk_config_defaults(struct ctk_config *out, struct ctk_error **err)
+{
+        __attribute__((cleanup(config_clearp))) struct ctk_config c = {0};
+        c.seccomp_numa = true;
+        if ((c.log_file = strdup(DEFAULT_LOG_FILE)) == NULL || (c.log_level = strdup(DEFAULT_LOG_LEVEL)) == NULL ||
+            (c.state_dir = strdup(DEFAULT_STATE_DIR)) == NULL || ctk_strv_push(&c.resource_kinds, "AMD_GPU") < 0 ||
+            ctk_strv_push(&c.resource_kinds, "GPU") < 0 || ctk_strv_push(&c.cdi_spec_dirs, "/etc/cdi") < 0 ||
+            ctk_strv_push(&c.cdi_spec_dirs, "/var/run/cdi") < 0)
+                return ctk_error_set(err, ENOMEM, "out of memory");
+        *out = c;
+        c = (struct ctk_config){0};
+        return 0;
+}
+
+static bool is_kind_char(char c)
+{
+        return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '-' ||
+               c == '.';
+}
+
+/* Checks one string value of field f. */
+static int check_string(const struct ctk_config_field *f, const char *s, struct ctk_error **err)
+{
+        if (s[0] == '\0')
+                return ctk_error_set(err, EINVAL, "\"%s\" must not be empty", f->key);
+        switch (f->kind) {
+        case CTK_CONFIG_F_PATH:
+        case CTK_CONFIG_F_DIRS:
+                if (s[0] != '/')
+                        return ctk_error_set(err, EINVAL, "\"%s\" must be an absolute path (got \"%s\")", f->key, s);
+                return 0;
+        case CTK_CONFIG_F_PROGRAM:
+                if (strchr(s, '/') != NULL && s[0] != '/')
+                        return ctk_error_set(err, EINVAL,
+                                             "\"%s\" must be an absolute path or a command name (got \"%s\")", f->key,
+                                             s);
+                return 0;
+        case CTK_CONFIG_F_LEVEL:
+                for (size_t i = 0; log_levels[i] != NULL; i++)
+                        if (strcmp(s, log_levels[i]) == 0)
+                                return 0;
+                return ctk_error_set(err, EINVAL,
+                                     "\"%s\" must be one of \"error\", \"warning\", \"info\", \"debug\" (got \"%s\")",
+                                     f->key, s);
+        case CTK_CONFIG_F_KINDS:
+                for (const char *p = s; *p != '\0'; p++)
+                        if (!is_kind_char(*p))
+                                return ctk_error_set(err, EINVAL,
+                                                     "\"%s\" entries may only contain letters, digits, '_', '-' and "
+                                                     "'.' (got \"%s\")",
+                                                     f->key, s);
+                return 0;
+        case CTK_CONFIG_F_BOOL:
+                break;
+        }
+        return 0;
+}
+
+static int set_list(const struct ctk_config_field *f, const struct ctk_config_value *v, struct ctk_strv *out,
+                    size_t *at, struct ctk_error **err)
+{
+        if (v->kind != CTK_CONFIG_V_ARRAY)
+                return ctk_error_set(err, EINVAL, "\"%s\" must be an array of strings, not %s", f->key, v->type);
+        if (f->kind == CTK_CONFIG_F_DIRS && v->n == 0)
+                return ctk_error_set(err, EINVAL, "\"%s\" must name at least one directory", f->key);
+        _cleanup_strv_ struct ctk_strv list = {0};
+        for (size_t i = 0; i < v->n; i++) {
+                *at = i;
+                if (v->elems[i] == NULL)
+                        return ctk_error_set(err, EINVAL, "\"%s\" must be an array of strings, not contain %s",
+                                             f->key, v->elem_types[i]);
+                if (check_string(f, v->elems[i], err) < 0)
+                        return -1;
+                if (ctk_strv_push(&list, v->elems[i]) < 0)
+                        return ctk_error_set(err, ENOMEM, "out of memory");
+        }
+        *at = SIZE_MAX;
+        ctk_strv_clear(out);
+        *out = list;
+        list = (struct ctk_strv){0};
+        return 0;
+}
+
+static const struct ctk_config_field *find_field(const char *key)
+{
+        for (size_t i = 0; i < NFIELDS; i++)
+                if (strcmp(fields[i].key, key) == 0)
+                        return &fields[i];
+        return NULL;
+}
+
+int ctk_config_set(struct ctk_config *c, const char *key, const struct ctk_config_value *v, size_t *at,
+                   struct ctk_error **err)
+{
+        *at = SIZE_MAX;
+        const struct ctk_config_field *f = find_field(key);
+        if (f == NULL)
+                return ctk_error_set(err, EINVAL,
+                                     "unknown key \"%s\" (known keys: root, profile, runtime-path, log-file, "
+                                     "log-level, state-dir, resource-kinds, seccomp-numa, ctk-path, cdi-spec-dirs)",
+                                     key);
+        if (f->kind == CTK_CONFIG_F_BOOL) {
+                if (v->kind != CTK_CONFIG_V_BOOL)
+                        return ctk_error_set(err, EINVAL, "\"%s\" must be true or false, not %s", f->key, v->type);
+                *(bool *)member(c, f) = v->b;
+                return 0;
+        }
+        if (f->kind == CTK_CONFIG_F_KINDS || f->kind == CTK_CONFIG_F_DIRS)
+                return set_list(f, v, member(c, f), at, err);
+        char **slot = member(c, f);
+        if (v->kind == CTK_CONFIG_V_NULL && f->nullable) {
+                free(*slot);
+                *slot = NULL;
+                return 0;
+        }
+        if (v->kind != CTK_CONFIG_V_STRING)
+                return ctk_error_set(err, EINVAL, "\"%s\" must be a string%s, not %s", f->key,
+                                     f->nullable ? " or null" : "", v->type);
+        if (check_string(f, v->s, err) < 0)
+                return -1;
+        char *copy = strdup(v->s);
+        if (copy == NULL)
+                return ctk_error_set(err, ENOMEM, "out of memory");
+        free(*slot);
+        *slot = copy;
+        return 0;
+}
+
+int ctk_config_finish(const struct ctk_config *c, const char **key, struct ctk_error **err)
+{
+        *key = NULL;
+        if (c->root != NULL && c->profile != NULL) {
+                *key = "profile";
+                return ctk_error_set(err, EINVAL, "\"root\" and \"profile\" cannot both be set");
+        }
+        return 0;
+}
