@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "backends/open.h"
+#include "bundle.h"
 #include "core/cleanup.h"
 #include "core/devnode.h"
 #include "core/fileio.h"
@@ -55,29 +56,6 @@ static void job_clear(struct create_job *j)
         json_decref(j->spec);
         free(j->data);
         free(j->spec_path);
-}
-
-char *rt_spec_path(const struct rt_args *a)
-{
-        const char *file = a->config != NULL ? a->config : "config.json";
-        const char *bundle = a->bundle != NULL && *a->bundle != '\0' ? a->bundle : ".";
-        char *path = NULL;
-        if (file[0] == '/')
-                return strdup(file);
-        if (asprintf(&path, "%s/%s", bundle, file) < 0)
-                return NULL;
-        return path;
-}
-
-/* Cheap test on the raw bytes: a spec that names none of the variables
- * cannot request GPUs and is not even parsed. */
-static bool mentions_gpu_variables(const char *data, size_t len)
-{
-        static const char *const needles[] = {"AMD_VISIBLE_DEVICES", "DOCKER_RESOURCE_"};
-        for (size_t i = 0; i < sizeof(needles) / sizeof(needles[0]); i++)
-                if (memmem(data, len, needles[i], strlen(needles[i])) != NULL)
-                        return true;
-        return false;
 }
 
 static const char *const *kinds(const struct ctk_config *cfg)
@@ -201,7 +179,7 @@ static int run_job(struct create_job *j, struct ctk_error **err)
                 return ctk_error_set(err, ENOMEM, "out of memory");
         if (ctk_file_read_all(j->spec_path, &j->data, &j->len, err) < 0)
                 return ctk_error_prefix(err, "reading the container spec");
-        if (!mentions_gpu_variables(j->data, j->len)) {
+        if (!rt_spec_may_request_gpus(j->data, j->len)) {
                 ctk_log(CTK_LOG_DEBUG, "container %s: no GPU requested", j->args->id ? j->args->id : "?");
                 return 0;
         }

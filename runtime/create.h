@@ -6,10 +6,6 @@
 #include "core/config.h"
 #include "core/error.h"
 
-/* The path of the spec file of a create/run call: BUNDLE/config.json
- * (bundle default "."; crun's --config names another file).  malloc'ed. */
-char *rt_spec_path(const struct rt_args *a);
-
 /* Reads the bundle's spec; when it requests GPUs (AMD_VISIBLE_DEVICES,
  * DOCKER_RESOURCE_<KIND>), adds their device nodes, cgroup rules and groups
  * and rewrites the spec atomically.  With nothing requested (or "none") the

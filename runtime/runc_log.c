@@ -1,7 +1,7 @@
 #include "runc_log.h"
 
 #include <fcntl.h>
-#include <jansson.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,25 +9,47 @@
 
 #include "core/log.h"
 
+/* s as a JSON string (as jansson writes one: UTF-8 as it is, \" \\ \b \f
+ * \n \r \t and \u00XX for the other control characters).  malloc'ed. */
+static char *json_quote(const char *s)
+{
+        size_t len = strlen(s);
+        char *out = malloc(len * 6 + 3), *o = out;
+        if (out == NULL)
+                return NULL;
+        *o++ = '"';
+        for (const unsigned char *p = (const unsigned char *)s; *p != '\0'; p++) {
+                static const char short_esc[] = {['\b'] = 'b', ['\f'] = 'f', ['\n'] = 'n', ['\r'] = 'r', ['\t'] = 't'};
+                if (*p == '"' || *p == '\\') {
+                        *o++ = '\\';
+                        *o++ = (char)*p;
+                } else if (*p < sizeof(short_esc) && short_esc[*p] != 0) {
+                        *o++ = '\\';
+                        *o++ = short_esc[*p];
+                } else if (*p < 0x20) {
+                        o += sprintf(o, "\\u%04x", *p);
+                } else {
+                        *o++ = (char)*p;
+                }
+        }
+        *o++ = '"';
+        *o = '\0';
+        return out;
+}
+
 char *rt_runc_log_line(const char *format, const char *level, const char *msg, const struct timespec *ts)
 {
         char when[CTK_RFC3339_MAX];
         ctk_format_rfc3339(ts, false, when);
         char *line = NULL;
-        if (format != NULL && strcmp(format, "json") == 0) {
-                json_t *o = json_pack("{s:s, s:s, s:s}", "level", level, "msg", msg, "time", when);
-                char *s = o != NULL ? json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
-                json_decref(o);
-                if (s != NULL && asprintf(&line, "%s\n", s) < 0)
-                        line = NULL;
-                free(s);
-                return line;
-        }
-        char *qmsg = ctk_log_quote(msg);
-        if (qmsg != NULL && asprintf(&line, "time=\"%s\" level=%s msg=%s\n", when, level, qmsg) < 0)
-                line = NULL;
+        bool json = format != NULL && strcmp(format, "json") == 0;
+        char *qmsg = json ? json_quote(msg) : ctk_log_quote(msg);
+        if (qmsg == NULL)
+                return NULL;
+        int r = json ? asprintf(&line, "{\"level\":\"%s\",\"msg\":%s,\"time\":\"%s\"}\n", level, qmsg, when)
+                     : asprintf(&line, "time=\"%s\" level=%s msg=%s\n", when, level, qmsg);
         free(qmsg);
-        return line;
+        return r < 0 ? NULL : line;
 }
 
 void rt_runc_log_error(const struct rt_args *a, const char *msg)

@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "core/cleanup.h"
+#include "core/json_util.h"
 #include "core/fileio.h"
 #include "runtime/runc_log.h"
 
@@ -30,6 +31,20 @@ static void test_json_line(void **state)
         assert_non_null(j);
         assert_string_equal(json_string_value(json_object_get(j, "msg")),
                             "AMD_VISIBLE_DEVICES: GPU 9 does not exist \"x\"");
+}
+
+static void test_json_escapes(void **state)
+{
+        (void)state;
+        setenv("TZ", "UTC", 1);
+        const char *msg = "tab\there\nback\\slash \x01 /dev/kfd \xc3\xa9";
+        _cleanup_free_ char *line = rt_runc_log_line("json", "error", msg, &when);
+        assert_string_equal(line, "{\"level\":\"error\",\"msg\":\"tab\\there\\nback\\\\slash \\u0001 /dev/kfd "
+                                  "\xc3\xa9\",\"time\":\"2026-04-28T15:21:37Z\"}\n");
+        json_error_t e;
+        _cleanup_json_ json_t *j = json_loads(line, 0, &e);
+        assert_non_null(j);
+        assert_string_equal(json_string_value(json_object_get(j, "msg")), msg);
 }
 
 static void test_text_line(void **state)
@@ -74,6 +89,7 @@ int main(void)
 {
         const struct CMUnitTest tests[] = {
             cmocka_unit_test(test_json_line),
+            cmocka_unit_test(test_json_escapes),
             cmocka_unit_test(test_text_line),
             cmocka_unit_test(test_appends_to_log_file),
         };

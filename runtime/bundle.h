@@ -1,0 +1,20 @@
+/* The bundle's spec file, and the cheap test for a GPU request in it (shared
+ * by the runtime and its launcher; no JSON library). */
+#ifndef RT_BUNDLE_H
+#define RT_BUNDLE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "args.h"
+
+/* The path of the spec file of a create/run call: BUNDLE/config.json
+ * (bundle default "."; crun's --config names another file).  malloc'ed. */
+char *rt_spec_path(const struct rt_args *a);
+
+/* False when the spec text cannot request GPUs: it names none of the
+ * variables (AMD_VISIBLE_DEVICES, DOCKER_RESOURCE_<KIND>) and has no \u
+ * escape of an upper-case letter or '_' that could spell one.  True means "parse it and see". */
+bool rt_spec_may_request_gpus(const char *data, size_t len);
+
+#endif

@@ -1,0 +1,65 @@
+/* Unit tests of runtime/bundle.c: the spec path and the cheap test for a
+ * GPU request, which decides whether a spec is parsed at all. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/cleanup.h"
+#include "runtime/bundle.h"
+
+static bool may(const char *text)
+{
+        return rt_spec_may_request_gpus(text, strlen(text));
+}
+
+static void test_spec_path(void **state)
+{
+        (void)state;
+        struct rt_args a = {0};
+        _cleanup_free_ char *p1 = rt_spec_path(&a);
+        assert_string_equal(p1, "./config.json");
+        a.bundle = "/b";
+        _cleanup_free_ char *p2 = rt_spec_path(&a);
+        assert_string_equal(p2, "/b/config.json");
+        a.config = "spec.json"; /* crun --config */
+        _cleanup_free_ char *p3 = rt_spec_path(&a);
+        assert_string_equal(p3, "/b/spec.json");
+        a.config = "/abs.json";
+        _cleanup_free_ char *p4 = rt_spec_path(&a);
+        assert_string_equal(p4, "/abs.json");
+}
+
+static void test_may_request_gpus(void **state)
+{
+        (void)state;
+        assert_false(may(""));
+        assert_false(may("{\"process\":{\"env\":[\"PATH=/bin\",\"TERM=xterm\"]}}"));
+        assert_true(may("{\"process\":{\"env\":[\"AMD_VISIBLE_DEVICES=0\"]}}"));
+        assert_true(may("{\"process\":{\"env\":[\"AMD_VISIBLE_DEVICES=\"]}}"));
+        assert_true(may("{\"process\":{\"env\":[\"DOCKER_RESOURCE_AMD_GPU=0x1\"]}}"));
+        assert_true(may("{\"process\":{\"env\":[\"DOCKER_RESOURCE_CUSTOM=1\"]}}"));
+        /* names spelt with \u escapes of capitals or '_' */
+        assert_true(may("[\"\\u0041MD_VISIBLE_DEVICES=0\"]"));
+        assert_true(may("[\"DOCKER\\u005fRESOURCE_GPU=0\"]"));
+        assert_true(may("[\"\\u0044OCKER_RESOURCE_GPU=0\"]"));
+        /* Go's escapes of < > & and other characters do not count */
+        assert_false(may("[\"X=\\u003cy\\u003e\\u0026\"]"));
+        assert_false(may("[\"\\u00e9\"]"));
+        assert_false(may("\\u00")); /* cut short */
+        /* the raw bytes, not a parse: a mention anywhere counts */
+        assert_true(may("{\"annotations\":{\"note\":\"set AMD_VISIBLE_DEVICES\"}}"));
+}
+
+int main(void)
+{
+        const struct CMUnitTest tests[] = {
+            cmocka_unit_test(test_spec_path),
+            cmocka_unit_test(test_may_request_gpus),
+        };
+        return cmocka_run_group_tests(tests, NULL, NULL);
+}
