@@ -33,11 +33,6 @@ struct where {
         struct ctk_error **err;
 };
 
-static void config_clearp(struct ctk_config *c)
-{
-        ctk_config_clear(c);
-}
-
 /* One member of the document as a ctk_config_value; the element arrays are
  * malloc'ed (freed by value_clear). */
 static int value_of(const json_t *v, struct ctk_config_value *out)
@@ -95,7 +90,7 @@ static int fail_at(const struct where *w, const char *key, size_t index, struct 
 
 int ctk_config_parse(const char *text, size_t len, const char *name, struct ctk_config *out, struct ctk_error **err)
 {
-        __attribute__((cleanup(config_clearp))) struct ctk_config c = {0};
+        _cleanup_config_ struct ctk_config c = {0};
         if (ctk_config_defaults(&c, err) < 0)
                 return -1;
         const struct where w = {text, len, name, err};

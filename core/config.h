@@ -82,5 +82,10 @@ int ctk_config_parse(const char *text, size_t len, const char *name, struct ctk_
 /* Serialises the config as indented JSON (what `amd-ctk config default` prints). */
 char *ctk_config_dump(const struct ctk_config *c);
 void ctk_config_clear(struct ctk_config *c);
+static inline void ctk_config_clearp(struct ctk_config *c)
+{
+        ctk_config_clear(c);
+}
+#define _cleanup_config_ __attribute__((cleanup(ctk_config_clearp)))
 
 #endif

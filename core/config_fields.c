@@ -57,14 +57,9 @@ void ctk_config_clear(struct ctk_config *c)
         *c = (struct ctk_config){0};
 }
 
-static void config_clearp(struct ctk_config *c)
-{
-        ctk_config_clear(c);
-}
-
 int ctk_config_defaults(struct ctk_config *out, struct ctk_error **err)
 {
-        __attribute__((cleanup(config_clearp))) struct ctk_config c = {0};
+        _cleanup_config_ struct ctk_config c = {0};
         c.seccomp_numa = true;
         if ((c.log_file = strdup(DEFAULT_LOG_FILE)) == NULL || (c.log_level = strdup(DEFAULT_LOG_LEVEL)) == NULL ||
             (c.state_dir = strdup(DEFAULT_STATE_DIR)) == NULL || ctk_strv_push(&c.resource_kinds, "AMD_GPU") < 0 ||
@@ -95,9 +90,8 @@ static int check_string(const struct ctk_config_field *f, const char *s, struct 
                 return 0;
         case CTK_CONFIG_F_PROGRAM:
                 if (strchr(s, '/') != NULL && s[0] != '/')
-                        return ctk_error_set(err, EINVAL,
-                                             "\"%s\" must be an absolute path or a command name (got \"%s\")", f->key,
-                                             s);
+                        return ctk_error_set(
+                            err, EINVAL, "\"%s\" must be an absolute path or a command name (got \"%s\")", f->key, s);
                 return 0;
         case CTK_CONFIG_F_LEVEL:
                 for (size_t i = 0; log_levels[i] != NULL; i++)
@@ -131,8 +125,8 @@ static int set_list(const struct ctk_config_field *f, const struct ctk_config_va
         for (size_t i = 0; i < v->n; i++) {
                 *at = i;
                 if (v->elems[i] == NULL)
-                        return ctk_error_set(err, EINVAL, "\"%s\" must be an array of strings, not contain %s",
-                                             f->key, v->elem_types[i]);
+                        return ctk_error_set(err, EINVAL, "\"%s\" must be an array of strings, not contain %s", f->key,
+                                             v->elem_types[i]);
                 if (check_string(f, v->elems[i], err) < 0)
                         return -1;
                 if (ctk_strv_push(&list, v->elems[i]) < 0)
