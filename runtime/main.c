@@ -2,7 +2,9 @@
  *
  * On create/run it gives the container the GPUs its spec asks for, then it
  * execs the low-level runtime with the same arguments (minus our leading
- * options).  It never writes to stdout: stdout belongs to runc. */
+ * options).  It never writes to stdout: stdout belongs to runc.  Installed
+ * as amd-container-runtime-full: docker runs the launcher (runtime/launcher/),
+ * which execs this program only for calls with something to do. */
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -91,7 +93,8 @@ int main(int argc, char **argv)
         open_log(&cfg, &a);
 
         _cleanup_free_ char *runtime = NULL;
-        int r = rt_lowlevel_find(cfg.runtime_path, getenv("PATH"), "/proc/self/exe", &runtime, &err);
+        const char *self[] = {"/proc/self/exe", getenv(RT_LAUNCHER_ENV), NULL};
+        int r = rt_lowlevel_find(cfg.runtime_path, getenv("PATH"), self, &runtime, &err);
         if (r == 0 && rt_args_edits_spec(&a))
                 r = rt_create_prepare(&cfg, &a, runtime, &err);
         if (r < 0) {

@@ -1,0 +1,104 @@
+/* Unit tests of the launcher's configuration reader
+ * (runtime/launcher/config_scan.c): what it reads, it reads exactly as the
+ * jansson-based reader (core/config.c) does; what it refuses, it leaves to
+ * that reader. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/cleanup.h"
+#include "core/config.h"
+#include "runtime/launcher/config_scan.h"
+
+/* text is read by both readers, with the same result. */
+static void same(const char *text)
+{
+        struct ctk_config a, b;
+        _cleanup_error_ struct ctk_error *err = NULL;
+        if (rt_config_scan(text, strlen(text), &a) < 0)
+                fail_msg("the launcher refused: %s", text);
+        if (ctk_config_parse(text, strlen(text), "c.json", &b, &err) < 0)
+                fail_msg("the full reader refused: %s: %s", text, err->msg);
+        _cleanup_free_ char *da = ctk_config_dump(&a);
+        _cleanup_free_ char *db = ctk_config_dump(&b);
+        assert_string_equal(da, db);
+        ctk_config_clear(&a);
+        ctk_config_clear(&b);
+}
+
+/* text is left to the full reader. */
+static void refused(const char *text)
+{
+        struct ctk_config a = {.log_level = NULL};
+        if (rt_config_scan(text, strlen(text), &a) == 0)
+                fail_msg("the launcher read: %s", text);
+        assert_null(a.log_level); /* nothing half set */
+}
+
+static void test_reads_plain_files(void **state)
+{
+        (void)state;
+        same("");
+        same(" \n\t\r\n");
+        same("{}");
+        same("{ }");
+        same("{\"runtime-path\": \"/usr/bin/runc\", \"log-level\": \"debug\"}");
+        same("{\n  \"root\": null,\n  \"profile\": \"/p.json\",\n  \"runtime-path\": \"crun\",\n"
+             "  \"log-file\": \"/var/log/x.log\",\n  \"log-level\": \"warning\",\n  \"state-dir\": \"/s\",\n"
+             "  \"resource-kinds\": [\"AMD_GPU\", \"GPU\", \"X.y-z\"],\n  \"seccomp-numa\": false,\n"
+             "  \"ctk-path\": \"/usr/bin/amd-ctk\",\n  \"cdi-spec-dirs\": [ \"/etc/cdi\" ]\n}\n");
+        same("{\"resource-kinds\": [], \"seccomp-numa\": true}");
+        same("{\"log-file\": \"\\/tmp\\/a \\\"b\\\" \\\\ c\\td\"}"); /* escapes other than \u */
+        same("{\"root\":\"/r\",\"ctk-path\":null}");
+}
+
+static void test_leaves_the_rest_to_jansson(void **state)
+{
+        (void)state;
+        /* invalid JSON */
+        refused("{");
+        refused("{\"log-level\": \"info\"");
+        refused("{\"log-level\": \"info\",}");
+        refused("{\"log-level\" \"info\"}");
+        refused("{\"log-level\": \"info\"} {}");
+        refused("{\"log-level\": \"in\nfo\"}");
+        refused("{\"log-level\": tru}");
+        refused("{'log-level': 'info'}");
+        refused("{\"resource-kinds\": [\"GPU\",]}");
+        refused("{\"log-file\": \"/x\\q\"}");
+        /* valid JSON outside the subset */
+        refused("[]");
+        refused("\"x\"");
+        refused("{\"log-file\": \"/tmp/\\u00e9\"}");
+        refused("{\"log-file\": \"/tmp/\xc3\xa9\"}");
+        refused("{\"seccomp-numa\": 1}");
+        refused("{\"resource-kinds\": [\"GPU\", 1]}");
+        refused("{\"resource-kinds\": [[\"GPU\"]]}");
+        refused("{\"root\": {}}");
+        /* the same key twice (jansson is told to reject it) */
+        refused("{\"log-level\": \"info\", \"log-level\": \"info\"}");
+        /* values the checks of config_fields.c refuse */
+        refused("{\"unknown\": null}");
+        refused("{\"log-level\": \"loud\"}");
+        refused("{\"log-level\": null}");
+        refused("{\"state-dir\": \"relative\"}");
+        refused("{\"runtime-path\": \"bin/runc\"}");
+        refused("{\"resource-kinds\": [\"A B\"]}");
+        refused("{\"cdi-spec-dirs\": []}");
+        refused("{\"seccomp-numa\": \"yes\"}");
+        refused("{\"root\": \"/r\", \"profile\": \"/p\"}");
+}
+
+int main(void)
+{
+        const struct CMUnitTest tests[] = {
+            cmocka_unit_test(test_reads_plain_files),
+            cmocka_unit_test(test_leaves_the_rest_to_jansson),
+        };
+        return cmocka_run_group_tests(tests, NULL, NULL);
+}
