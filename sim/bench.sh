@@ -1,22 +1,31 @@
 #!/usr/bin/env bash
 # make bench: what amd-container-runtime adds to the container start path.
 #
-# One run, one busybox bundle, plain runc as the baseline.  Each iteration
-# restores a pristine config.json (as an engine writes a fresh one for every
-# container), then times `create` + `delete` of these variants, interleaved
-# so that drift on a busy machine hits all of them alike:
+# One run, one busybox bundle.  Each iteration restores a pristine
+# config.json (as an engine writes a fresh one for every container), then
+# times these variants, interleaved so that drift on a busy machine hits
+# all of them alike.
+#
+# First table, through runc itself: `create`, then (untimed) `kill` and a
+# wait until the container is stopped, then `delete`, as an engine does;
+# the two timed calls are summed.  runc's own create varies by milliseconds
+# from call to call, so this table shows the order of magnitude only:
 #
 #   runc      plain runc on the spec without any GPU variable
 #   shim      the shim on that spec (pass-through: nothing to do)
 #   runc+gpu  plain runc on the spec as the shim writes it (same devices)
 #   shim+gpu  the shim on the spec with AMD_VISIBLE_DEVICES, on a simulated host
 #
-# "added" = shim - runc for pass-through, shim+gpu - runc+gpu for GPUs: the
-# shim's own cost (runc's cost of creating the device nodes is the same
-# whoever asks for them).  A second table times the shim alone, with the
-# low-level runtime replaced by /bin/true, against /bin/true, and against the
-# least any exec-based shim costs: a static C program that only execs its
-# arguments (on a VM where exec is slow this floor is most of the cost).
+# Second table, the shim alone: the low-level runtime is replaced by
+# /bin/true and each row is the shim's call minus /bin/true exec'ed
+# directly -- exactly what the shim adds in front of any runtime, without
+# runc's noise.  Its create and delete rows give the verdict on the
+# targets.  Reference rows: the least a static program that only execs its
+# arguments costs with glibc (whose start-up probes the CPU; each probe
+# traps on a VM) and with musl, what amd-container-runtime is linked with.
+# The tracked rows create with the GPU tracker enabled and 1,000 containers
+# already tracked, its state on disk (the state directory is /var/lib by
+# default; each write flushes the file and the directory) and on tmpfs.
 #
 # The simulated hosts are the profiles written out as directory trees
 # (amd-ctk-fakefs materialize) read through the sysfs backend, as on a real
@@ -61,21 +70,28 @@ base=/dev/shm
 tmp=${BENCH_DIR:-$(mktemp -d "$base/ctk-bench.XXXXXX")}
 mkdir -p "$tmp"
 state=$tmp/state
+tracker_dir=
 cleanup() {
         local id
         for id in $("$RUNC" --root "$state" list -q 2>/dev/null); do
                 "$RUNC" --root "$state" delete -f "$id" >/dev/null 2>&1 || true
         done
-        rm -rf "$tmp"
+        rm -rf "$tmp" ${tracker_dir:+"$tracker_dir"}
 }
 trap cleanup EXIT
 
-# The least a shim can cost: exec the next program, nothing else.
-printf '%s\n' '#include <unistd.h>' 'int main(int argc, char **argv) { (void)argc; execv(argv[1], argv + 1); return 127; }' |
-        ${CC:-cc} -O2 -static -x c -o "$tmp/exec-only" - || {
+# The least a shim can cost: exec the next program, nothing else (with
+# glibc, and with musl when musl-gcc is there).
+exec_only='#include <unistd.h>
+int main(int argc, char **argv) { (void)argc; execv(argv[1], argv + 1); return 127; }'
+printf '%s\n' "$exec_only" | ${CC:-cc} -O2 -static -x c -o "$tmp/exec-only" - || {
         echo "bench: cannot build the exec-only program" >&2
         exit 1
 }
+musl_floor=0
+if command -v musl-gcc >/dev/null && printf '%s\n' "$exec_only" | musl-gcc -O2 -static -x c -o "$tmp/exec-only-musl" -; then
+        musl_floor=1
+fi
 
 b=$tmp/bundle
 export RT_STATE_DIR=$tmp/amd-state
@@ -105,33 +121,72 @@ rt_config "$tmp/cfg-true-plain.json" log-file "$tmp/runtime.log" runtime-path "$
 scenario x8 mi210-xgmi-x8 0-7
 scenario cpx mi300x-cpx-x8 all
 
+# The GPU tracker, enabled on the 63-partition host with 1,000 containers
+# holding GPUs (shared): its state on disk (as by default, /var/lib), and on
+# tmpfs to show what is not the disk's flushes.
+tracker_dir=$(mktemp -d "${BENCH_TRACKER_DIR:-/var/tmp}/ctk-bench-tracker.XXXXXX")
+# fill_tracker CONFIG: enables the tracker and tracks 1,000 containers.
+fill_tracker() {
+        AMD_CTK_CONFIG=$1 "$RT_BIN/amd-ctk" gpu-tracker enable >/dev/null
+        for ((i = 0; i < 1000; i++)); do
+                cp "$tmp/spec-x8.json" "$b/config.json" # 8 of the 63 GPUs
+                AMD_CTK_CONFIG=$1 "$RT_SHIM" --root "$tmp/tracked-root" create --bundle "$b" \
+                        "$(printf 'tracked%057d' "$i")" || {
+                        echo "bench: cannot fill the GPU tracker" >&2
+                        exit 1
+                }
+        done
+}
+RT_STATE_DIR=$tracker_dir rt_config "$tmp/cfg-tracked.json" root "$tmp/host-cpx" log-file "$tmp/runtime.log" \
+        runtime-path "$TRUE"
+RT_STATE_DIR=$tmp/tracker-tmpfs rt_config "$tmp/cfg-tracked-tmpfs.json" root "$tmp/host-cpx" \
+        log-file "$tmp/runtime.log" runtime-path "$TRUE"
+echo "tracker: enabled on mi300x-cpx-x8, tracking 1,000 containers (state in $tracker_dir and on tmpfs) ..."
+fill_tracker "$tmp/cfg-tracked.json"
+fill_tracker "$tmp/cfg-tracked-tmpfs.json"
+
 declare -A samples
 
-# sample KEY SPEC CONFIG CMD...: one create+delete (or one call of CMD for
-# /bin/true runs) with SPEC restored first; appends microseconds to KEY.
+# stopped ID: runc's state of ID says stopped.
+stopped() {
+        [ "$("$RUNC" --root "$state" state "$1" 2>/dev/null | jq -r .status)" = stopped ]
+}
+
+# sample KEY SPEC CONFIG CMD...: with SPEC restored first, one create and
+# one delete through CMD (KEY-create and KEY-delete), the container killed
+# in between; or, with --true, one create (--true-delete: one delete) of
+# CMD whose low-level runtime is /bin/true.  Appends microseconds to KEY.
 failures=0
 seq_id=0
 sample() {
-        local key=$1 spec=$2 cfg=$3 t0 t1 id rc=0
+        local key=$1 spec=$2 cfg=$3 t0 t1 t2 t3 id rc=0 tries=0
         shift 3
         seq_id=$((seq_id + 1))
         id=bench-$seq_id # a fresh id: a busy machine may leave a cgroup behind for a moment
         cp "$spec" "$b/config.json"
-        t0=$EPOCHREALTIME
-        if [ "$1" = "--true" ]; then
+        if [ "$1" = "--true" ] || [ "$1" = "--true-delete" ]; then
+                local what=create args=(create --bundle "$b" "$id")
+                [ "$1" = "--true" ] || args=(delete "$id")
                 shift
-                AMD_CTK_CONFIG=$cfg "$@" create --bundle "$b" "$id" >/dev/null 2>>"$tmp/errors" || rc=1
-        elif [ "$1" = "--true-delete" ]; then
-                shift
-                AMD_CTK_CONFIG=$cfg "$@" delete "$id" >/dev/null 2>>"$tmp/errors" || rc=1
-        else
-                AMD_CTK_CONFIG=$cfg "$@" --root "$state" create --bundle "$b" "$id" >/dev/null 2>>"$tmp/errors" ||
-                        rc=1
-                AMD_CTK_CONFIG=$cfg "$@" --root "$state" delete "$id" >/dev/null 2>>"$tmp/errors" || rc=1
+                t0=$EPOCHREALTIME
+                AMD_CTK_CONFIG=$cfg "$@" --root "$tmp/tracked-root" "${args[@]}" >/dev/null 2>>"$tmp/errors" || rc=1
+                t1=$EPOCHREALTIME
+                failures=$((failures + rc))
+                samples[$key]+="$((${t1/./} - ${t0/./})) "
+                return
         fi
+        t0=$EPOCHREALTIME
+        AMD_CTK_CONFIG=$cfg "$@" --root "$state" create --bundle "$b" "$id" >/dev/null 2>>"$tmp/errors" || rc=1
         t1=$EPOCHREALTIME
+        "$RUNC" --root "$state" kill "$id" KILL 2>/dev/null || true
+        until stopped "$id" || [ $((tries += 1)) -gt 200 ]; do sleep 0.01; done
+        t2=$EPOCHREALTIME
+        AMD_CTK_CONFIG=$cfg "$@" --root "$state" delete "$id" >/dev/null 2>>"$tmp/errors" || rc=1
+        t3=$EPOCHREALTIME
         failures=$((failures + rc))
-        samples[$key]+="$((${t1/./} - ${t0/./})) "
+        samples[$key-create]+="$((${t1/./} - ${t0/./})) "
+        samples[$key-delete]+="$((${t3/./} - ${t2/./})) "
+        samples[$key]+="$((${t1/./} - ${t0/./} + ${t3/./} - ${t2/./})) "
 }
 
 echo "timing $N iterations of each variant ..."
@@ -144,47 +199,64 @@ for ((i = 0; i < N; i++)); do
         done
         sample true "$tmp/spec-plain.json" "$tmp/cfg-true-plain.json" --true "$TRUE"
         sample true-exec "$tmp/spec-plain.json" "$tmp/cfg-true-plain.json" --true "$tmp/exec-only" "$TRUE"
+        [ "$musl_floor" = 0 ] ||
+                sample true-exec-musl "$tmp/spec-plain.json" "$tmp/cfg-true-plain.json" --true "$tmp/exec-only-musl" "$TRUE"
         sample true-shim "$tmp/spec-plain.json" "$tmp/cfg-true-plain.json" --true "$RT_SHIM"
         sample true-delete "$tmp/spec-plain.json" "$tmp/cfg-true-plain.json" --true-delete "$RT_SHIM"
         for s in x8 cpx; do
                 sample "true-shim-$s" "$tmp/spec-$s.json" "$tmp/cfg-true-$s.json" --true "$RT_SHIM"
                 sample "true-profile-$s" "$tmp/spec-$s.json" "$tmp/cfg-profile-$s.json" --true "$RT_SHIM"
         done
+        sample true-tracked "$tmp/spec-cpx.json" "$tmp/cfg-tracked.json" --true "$RT_SHIM"
+        sample true-tracked-tmpfs "$tmp/spec-cpx.json" "$tmp/cfg-tracked-tmpfs.json" --true "$RT_SHIM"
 done
 
-# median KEY: the median in microseconds.
-median() {
+# quantile KEY Q: the Q quantile (0-1) in microseconds.
+quantile() {
         # shellcheck disable=SC2086
-        printf '%s\n' ${samples[$1]} | sort -n | awk '{ v[NR] = $1 } END {
-                if (NR % 2) print v[(NR + 1) / 2]; else print int((v[NR / 2] + v[NR / 2 + 1]) / 2) }'
+        printf '%s\n' ${samples[$1]} | sort -n | awk -v q="$2" '{ v[NR] = $1 } END {
+                i = q * (NR - 1) + 1; lo = int(i); f = i - lo
+                print int(v[lo] + (lo < NR ? f * (v[lo + 1] - v[lo]) : 0)) }'
 }
+median() { quantile "$1" 0.5; }
 
 ms() { awk -v u="$1" 'BEGIN { printf "%.2f", u / 1000 }'; }
 
-# row LABEL BASE-KEY SHIM-KEY: one table line; the difference in $added (us).
+# row LABEL BASE-KEY SHIM-KEY: one line of the second table; the difference
+# in $added (us).
 row() {
         local label=$1 base=$2 shim=$3 mb ms_
         mb=$(median "$base")
         ms_=$(median "$shim")
         added=$((ms_ - mb))
-        printf '%-34s %10s %10s %10s %8s\n' "$label" "$(ms "$mb")" "$(ms "$ms_")" "$(ms $((ms_ - mb)))" \
+        printf '%-40s %8s %8s %8s %7s\n' "$label" "$(ms "$mb")" "$(ms "$ms_")" "$(ms $((ms_ - mb)))" \
                 "$(awk -v a="$ms_" -v b="$mb" 'BEGIN { printf "%.3f", a / b }')"
 }
 
+# runc_row LABEL BASE-KEY SHIM-KEY: one line of the first table; the
+# create + delete difference in $added (us).
+runc_row() {
+        local label=$1 base=$2 shim=$3
+        added=$(($(median "$shim") - $(median "$base")))
+        printf '%-34s %8s %8s %8s %8s %8s\n' "$label" "$(ms "$(median "$base-create")")" \
+                "$(ms "$(median "$shim-create")")" "$(ms "$(median "$base-delete")")" \
+                "$(ms "$(median "$shim-delete")")" "$(ms "$added")"
+}
+
 echo
-echo "create + delete, median of $N, milliseconds (baseline: runc alone)"
-printf '%-34s %10s %10s %10s %8s\n' "scenario" "runc" "shim" "added" "ratio"
-row "pass-through (no GPU requested)" runc shim
-added_pass=$added
-row "8 GPUs (mi210-xgmi-x8, 0-7)" runc-x8 shim-x8
-row "63 partitions (mi300x-cpx-x8, all)" runc-cpx shim-cpx
-added_cpx=$added
-printf '%-34s %10s %10s %10s %8s\n' "  for reference: runc, no devices" "$(ms "$(median runc)")" "" "" ""
+echo "through runc: create, kill, wait, delete; create and delete timed, medians of $N, milliseconds"
+printf '%-34s %8s %8s %8s %8s %8s\n' "scenario" "runc" "shim" "runc" "shim" "added"
+printf '%-34s %8s %8s %8s %8s %8s\n' "" "create" "create" "delete" "delete" "c + d"
+runc_row "pass-through (no GPU requested)" runc shim
+runc_row "8 GPUs (mi210-xgmi-x8, 0-7)" runc-x8 shim-x8
+runc_row "63 partitions (mi300x-cpx-x8, all)" runc-cpx shim-cpx
+spread=$(($(quantile runc-create 0.75) - $(quantile runc-create 0.25)))
+echo "  (runc create alone spreads over $(ms "$spread") ms between its quartiles: this table cannot resolve less)"
 echo
-echo "the shim's own work: create with the low-level runtime replaced by /bin/true, median of $N"
-printf '%-34s %10s %10s %10s %8s\n' "scenario" "true" "shim" "added" "ratio"
-row "floor: exec-only program" true true-exec
-added_floor=$added
+echo "the shim alone: one call with the low-level runtime replaced by /bin/true, medians of $N, milliseconds"
+printf '%-40s %8s %8s %8s %7s\n' "call" "true" "shim" "added" "ratio"
+row "reference: exec-only program, glibc" true true-exec
+[ "$musl_floor" = 0 ] || row "reference: exec-only program, musl" true true-exec-musl
 row "delete (pass-through)" true true-delete
 added_delete=$added
 row "create, pass-through" true true-shim
@@ -194,18 +266,20 @@ row "create, 63 partitions (mi300x-cpx)" true true-shim-cpx
 added_own_cpx=$added
 row "create, 8 GPUs, profile backend" true true-profile-x8
 row "create, 63 partitions, profile" true true-profile-cpx
+row "create, 63 partitions, tracked" true true-tracked
+added_tracked=$added
+row "create, 63 partitions, tracked, tmpfs" true true-tracked-tmpfs
+added_tracked_tmpfs=$added
 echo
 verdict() { if [ "$1" -lt "$2" ]; then echo met; else echo missed; fi; }
-echo "targets, median added to create + delete:"
-echo "  end to end (first table):  63 partitions $(ms "$added_cpx") ms (< 2 ms: $(verdict "$added_cpx" 2000))," \
-        "pass-through $(ms "$added_pass") ms (< 0.5 ms: $(verdict "$added_pass" 500))"
 own_cpx=$((added_own_cpx + added_delete))
 own_pass=$((added_own_pass + added_delete))
-echo "  the shim's own (create + delete rows of the second table): 63 partitions $(ms "$own_cpx") ms" \
-        "($(verdict "$own_cpx" 2000)), pass-through $(ms "$own_pass") ms ($(verdict "$own_pass" 500))"
-echo "  of which two execs of any shim (the floor row, twice): $(ms $((2 * added_floor))) ms;" \
-        "beyond that: 63 partitions $(ms $((own_cpx - 2 * added_floor))) ms, pass-through" \
-        "$(ms $((own_pass - 2 * added_floor))) ms"
+echo "targets, median added to create + delete (the shim alone: create row + delete row):"
+echo "  63 partitions $(ms "$own_cpx") ms (< 2 ms: $(verdict "$own_cpx" 2000)), pass-through $(ms "$own_pass") ms" \
+        "(< 0.5 ms: $(verdict "$own_pass" 500))"
+echo "  with the GPU tracker (1,000 tracked), create, 63 partitions: state on disk $(ms "$added_tracked") ms" \
+        "(< 2 ms: $(verdict "$added_tracked" 2000)), on tmpfs $(ms "$added_tracked_tmpfs") ms" \
+        "(< 2 ms: $(verdict "$added_tracked_tmpfs" 2000))"
 echo "measured on $(uname -srm), $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg), $(date -u +%Y-%m-%d)"
 if [ "$failures" -gt 0 ]; then
         echo "warning: $failures timed calls failed; the last errors:"
