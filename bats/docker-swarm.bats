@@ -145,9 +145,23 @@ wait_for_table_rescheduling() {
         return 1
 }
 
+# node_resources: the node's generic resources, KIND=VALUE, sorted, on one line.
+node_resources() {
+        docker node inspect self --format \
+                '{{range .Description.Resources.GenericResources}}{{.NamedResourceSpec.Kind}}={{.NamedResourceSpec.Value}}{{"\n"}}{{end}}' |
+                grep . | sort | paste -sd" "
+}
+
+node_resources_are() {
+        [ "$(node_resources)" = "$1" ]
+}
+
 @test "the swarm node advertises the generic resources of the README's daemon.json; amd is the default" {
-        run docker node inspect self --format '{{range .Description.Resources.GenericResources}}{{.NamedResourceSpec.Kind}}={{.NamedResourceSpec.Value}} {{end}}'
-        [ "$output" = "AMD_GPU=0x378041e1ada6015 AMD_GPU=0xef39dad16afb86ad GPU_COMPUTE=0x583de6f2d99dc333 " ]
+        # (in whatever order the node reports them)
+        ctk_wait_for 10 node_resources_are "AMD_GPU=0x378041e1ada6015 AMD_GPU=0xef39dad16afb86ad GPU_COMPUTE=0x583de6f2d99dc333" || {
+                echo "the node reports: $(node_resources)"
+                return 1
+        }
         [ "$(docker info --format '{{.DefaultRuntime}}')" = amd ]
         # the daemons have a network namespace of their own
         [ "$(readlink "/proc/$(cat "$DOCKERD_DIR/dockerd.launch.pid")/ns/net")" != "$(readlink /proc/self/ns/net)" ]
