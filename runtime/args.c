@@ -7,6 +7,7 @@
 #include "args.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 struct opt {
@@ -204,4 +205,12 @@ int rt_args_parse(int argc, char *const argv[], struct rt_args *out, struct ctk_
 bool rt_args_edits_spec(const struct rt_args *a)
 {
         return (a->command == RT_CMD_CREATE || a->command == RT_CMD_RUN) && !a->help && !a->version;
+}
+
+const char *rt_args_config_file(const struct rt_args *a)
+{
+        if (a->amd_config != NULL)
+                return a->amd_config;
+        const char *env = getenv("AMD_CTK_CONFIG");
+        return env != NULL && env[0] != '\0' ? env : NULL;
 }

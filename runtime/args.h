@@ -45,6 +45,11 @@ struct rt_args {
  * left for runc to report. */
 int rt_args_parse(int argc, char *const argv[], struct rt_args *out, struct ctk_error **err);
 
+/* The configuration file named for this call: --amd-config, else a
+ * non-empty $AMD_CTK_CONFIG; NULL for the default one (which may be
+ * missing). */
+const char *rt_args_config_file(const struct rt_args *a);
+
 /* True when the command edits the bundle's spec (create/run, not help). */
 bool rt_args_edits_spec(const struct rt_args *a);
 

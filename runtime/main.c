@@ -37,16 +37,8 @@ static int fail(const struct rt_args *a, const struct ctk_error *err)
 
 static int load_config(const struct rt_args *a, struct ctk_config *cfg, struct ctk_error **err)
 {
-        const char *path = a->amd_config;
-        if (path == NULL) {
-                path = getenv("AMD_CTK_CONFIG");
-                if (path != NULL && *path == '\0')
-                        path = NULL;
-        }
-        bool missing_ok = path == NULL;
-        if (path == NULL)
-                path = CTK_DEFAULT_CONFIG_PATH;
-        return ctk_config_load(path, missing_ok, cfg, err);
+        const char *path = rt_args_config_file(a);
+        return ctk_config_load(path != NULL ? path : CTK_DEFAULT_CONFIG_PATH, path == NULL, cfg, err);
 }
 
 static void open_log(const struct ctk_config *cfg, const struct rt_args *a)

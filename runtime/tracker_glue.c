@@ -81,15 +81,6 @@ char *rt_ctk_path(const struct ctk_config *cfg, const char *self_exe)
         return ctk_steal(&path);
 }
 
-/* The config file this runtime read, for the hook to read the same one. */
-static const char *config_path(const struct rt_args *a)
-{
-        if (a->amd_config != NULL)
-                return a->amd_config;
-        const char *env = getenv("AMD_CTK_CONFIG");
-        return env != NULL && env[0] != '\0' ? env : NULL;
-}
-
 static bool append_string(json_t *arr, const char *s)
 {
         return json_array_append_new(arr, json_string(s)) == 0;
@@ -103,7 +94,7 @@ int rt_tracker_add_release_hook(json_t *spec, const struct ctk_config *cfg, cons
                 ctk_log(CTK_LOG_WARNING, "container %s: no amd-ctk for the GPU release hook (set ctk-path)", a->id);
                 return 0;
         }
-        const char *cfg_path = config_path(a);
+        const char *cfg_path = rt_args_config_file(a); /* the hook reads the same file */
         _cleanup_free_ char *abs_cfg = cfg_path != NULL ? realpath(cfg_path, NULL) : NULL;
         json_t *hooks = json_object_get(spec, "hooks");
         if (hooks == NULL) {

@@ -237,16 +237,20 @@ row() {
 # create + delete difference in $added (us).
 runc_row() {
         local label=$1 base=$2 shim=$3
-        added=$(($(median "$shim") - $(median "$base")))
-        printf '%-34s %8s %8s %8s %8s %8s\n' "$label" "$(ms "$(median "$base-create")")" \
+        local mb ms_
+        mb=$(median "$base")
+        ms_=$(median "$shim")
+        added=$((ms_ - mb))
+        printf '%-34s %8s %8s %8s %8s %8s %7s\n' "$label" "$(ms "$(median "$base-create")")" \
                 "$(ms "$(median "$shim-create")")" "$(ms "$(median "$base-delete")")" \
-                "$(ms "$(median "$shim-delete")")" "$(ms "$added")"
+                "$(ms "$(median "$shim-delete")")" "$(ms "$added")" \
+                "$(awk -v a="$ms_" -v b="$mb" 'BEGIN { printf "%.3f", a / b }')"
 }
 
 echo
 echo "through runc: create, kill, wait, delete; create and delete timed, medians of $N, milliseconds"
-printf '%-34s %8s %8s %8s %8s %8s\n' "scenario" "runc" "shim" "runc" "shim" "added"
-printf '%-34s %8s %8s %8s %8s %8s\n' "" "create" "create" "delete" "delete" "c + d"
+printf '%-34s %8s %8s %8s %8s %8s %7s\n' "scenario" "runc" "shim" "runc" "shim" "added" "ratio"
+printf '%-34s %8s %8s %8s %8s %8s %7s\n' "" "create" "create" "delete" "delete" "c + d" "c + d"
 runc_row "pass-through (no GPU requested)" runc shim
 runc_row "8 GPUs (mi210-xgmi-x8, 0-7)" runc-x8 shim-x8
 runc_row "63 partitions (mi300x-cpx-x8, all)" runc-cpx shim-cpx

@@ -42,12 +42,7 @@ static int fail(const struct rt_args *a, const char *msg)
  * can read it too. */
 static bool load_config(const struct rt_args *a, struct ctk_config *cfg)
 {
-        const char *path = a->amd_config;
-        if (path == NULL) {
-                path = getenv("AMD_CTK_CONFIG");
-                if (path != NULL && *path == '\0')
-                        path = NULL;
-        }
+        const char *path = rt_args_config_file(a);
         bool missing_ok = path == NULL;
         if (path == NULL)
                 path = CTK_DEFAULT_CONFIG_PATH;

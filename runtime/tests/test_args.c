@@ -3,6 +3,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -239,6 +240,21 @@ static void test_amd_config(void **state)
         assert_int_equal(a.runc_argi, 1);
 }
 
+static void test_config_file(void **state)
+{
+        (void)state;
+        unsetenv("AMD_CTK_CONFIG");
+        struct rt_args a = PARSE("state", "id");
+        assert_null(rt_args_config_file(&a)); /* the default file */
+        setenv("AMD_CTK_CONFIG", "", 1);
+        assert_null(rt_args_config_file(&a));
+        setenv("AMD_CTK_CONFIG", "/env.json", 1);
+        assert_string_equal(rt_args_config_file(&a), "/env.json");
+        a = PARSE("--amd-config=/opt.json", "state", "id"); /* the option wins */
+        assert_string_equal(rt_args_config_file(&a), "/opt.json");
+        unsetenv("AMD_CTK_CONFIG");
+}
+
 static void test_amd_option_errors(void **state)
 {
         (void)state;
@@ -288,6 +304,7 @@ int main(void)
             cmocka_unit_test(test_help_and_version),
             cmocka_unit_test(test_bool_flag_forms),
             cmocka_unit_test(test_amd_config),
+            cmocka_unit_test(test_config_file),
             cmocka_unit_test(test_amd_option_errors),
             cmocka_unit_test(test_missing_values_are_left_to_runc),
         };
