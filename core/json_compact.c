@@ -1,7 +1,6 @@
 #include "json_compact.h"
 
 #include <stdbool.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,95 +15,27 @@ struct out {
 /* An extra's text goes after the array's own elements. */
 static void put_extra(struct out *o, const json_t *array, bool nonempty);
 
-static bool reserve(struct ctk_json_out *o, size_t more)
-{
-        if (o->failed)
-                return false;
-        if (o->n + more + 1 <= o->cap)
-                return true;
-        size_t cap = o->cap != 0 ? o->cap : 4096;
-        while (cap < o->n + more + 1)
-                cap *= 2;
-        char *p = realloc(o->p, cap);
-        if (p == NULL) {
-                o->failed = true;
-                return false;
-        }
-        o->p = p;
-        o->cap = cap;
-        return true;
-}
-
 static void put(struct ctk_json_out *o, const char *s, size_t len)
 {
-        if (!reserve(o, len))
-                return;
-        memcpy(o->p + o->n, s, len);
-        o->n += len;
+        ctk_json_out_put(o, s, len);
 }
 
 static void put_char(struct ctk_json_out *o, char c)
 {
-        if (!reserve(o, 1))
-                return;
-        o->p[o->n++] = c;
+        ctk_json_out_putc(o, c);
 }
 
 static void put_integer(struct ctk_json_out *o, json_int_t v)
 {
-        char buf[24], *e = buf + sizeof(buf), *p = e;
-        unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
-        do {
-                *--p = (char)('0' + u % 10);
-                u /= 10;
-        } while (u != 0);
         if (v < 0)
-                *--p = '-';
-        put(o, p, (size_t)(e - p));
+                put_char(o, '-');
+        ctk_json_out_uint(o, v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v);
 }
 
-/* Escapes as jansson does: \" \\ \b \f \n \r \t, other control characters
- * as \u00XX; everything else (valid UTF-8 by construction) as is. */
+/* Escapes as jansson does (valid UTF-8 by construction). */
 static void put_string(struct ctk_json_out *o, const char *s, size_t len)
 {
-        put_char(o, '"');
-        size_t run = 0;
-        for (size_t i = 0; i < len; i++) {
-                unsigned char c = (unsigned char)s[i];
-                if (c >= 0x20 && c != '"' && c != '\\')
-                        continue;
-                put(o, s + run, i - run);
-                run = i + 1;
-                char esc[8];
-                switch (c) {
-                case '"':
-                        put(o, "\\\"", 2);
-                        break;
-                case '\\':
-                        put(o, "\\\\", 2);
-                        break;
-                case '\b':
-                        put(o, "\\b", 2);
-                        break;
-                case '\f':
-                        put(o, "\\f", 2);
-                        break;
-                case '\n':
-                        put(o, "\\n", 2);
-                        break;
-                case '\r':
-                        put(o, "\\r", 2);
-                        break;
-                case '\t':
-                        put(o, "\\t", 2);
-                        break;
-                default:
-                        snprintf(esc, sizeof(esc), "\\u%04X", c);
-                        put(o, esc, 6);
-                }
-        }
-        put(o, s + run, len - run);
-        put_char(o, '"');
+        ctk_json_out_quote(o, s, len, CTK_JSON_ESC_JANSSON);
 }
 
 /* Reals are rare in specs: jansson formats them itself. */
@@ -224,12 +155,5 @@ char *ctk_json_compact_extra(const json_t *j, const struct ctk_json_extra *extra
         encode(&o, j, 0);
         if (o.extra_done != want) /* an array the extras were meant for is not in the document */
                 o.b.failed = true;
-        if (!reserve(&o.b, 0)) {
-                free(o.b.p);
-                return NULL;
-        }
-        o.b.p[o.b.n] = '\0';
-        if (len != NULL)
-                *len = o.b.n;
-        return o.b.p;
+        return ctk_json_out_finish(&o.b, len);
 }

@@ -9,6 +9,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "json_text.h"
+
 /* NUL-terminated, malloc'ed; *len (if not NULL) excludes the NUL.  NULL on
  * ENOMEM or for a document nesting deeper than jansson would accept. */
 char *ctk_json_compact(const json_t *j, size_t *len);
@@ -27,14 +29,9 @@ struct ctk_json_extra {
  * extra with text is not reached in j (the text would be lost). */
 char *ctk_json_compact_extra(const json_t *j, const struct ctk_json_extra *extra, size_t nextra, size_t *len);
 
-/* A growing text buffer for such extras, with the encoder's own rules for
- * strings (escaped as jansson does) and integers.  failed is set (and
- * stays set) when memory runs out; free(p) when done. */
-struct ctk_json_out {
-        char *p;
-        size_t n, cap;
-        bool failed;
-};
+/* Writing such extras into a struct ctk_json_out (json_text.h) with the
+ * encoder's own rules for strings (escaped as jansson does; s[len] must be
+ * '\0', as ctk_json_out_quote says) and integers. */
 void ctk_json_out_raw(struct ctk_json_out *b, const char *s, size_t len);
 void ctk_json_out_string(struct ctk_json_out *b, const char *s, size_t len);
 void ctk_json_out_integer(struct ctk_json_out *b, json_int_t v);

@@ -7,34 +7,16 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/json_text.h"
 #include "core/log.h"
 
 /* s as a JSON string (as jansson writes one: UTF-8 as it is, \" \\ \b \f
- * \n \r \t and \u00XX for the other control characters).  malloc'ed. */
+ * \n \r \t and \u00xx for the other control characters).  malloc'ed. */
 static char *json_quote(const char *s)
 {
-        size_t len = strlen(s);
-        char *out = malloc(len * 6 + 3), *o = out;
-        if (out == NULL)
-                return NULL;
-        *o++ = '"';
-        for (const unsigned char *p = (const unsigned char *)s; *p != '\0'; p++) {
-                static const char short_esc[] = {['\b'] = 'b', ['\f'] = 'f', ['\n'] = 'n', ['\r'] = 'r', ['\t'] = 't'};
-                if (*p == '"' || *p == '\\') {
-                        *o++ = '\\';
-                        *o++ = (char)*p;
-                } else if (*p < sizeof(short_esc) && short_esc[*p] != 0) {
-                        *o++ = '\\';
-                        *o++ = short_esc[*p];
-                } else if (*p < 0x20) {
-                        o += sprintf(o, "\\u%04x", *p);
-                } else {
-                        *o++ = (char)*p;
-                }
-        }
-        *o++ = '"';
-        *o = '\0';
-        return out;
+        struct ctk_json_out o = {0};
+        ctk_json_out_quote(&o, s, strlen(s), CTK_JSON_ESC_SHORT);
+        return ctk_json_out_finish(&o, NULL);
 }
 
 char *rt_runc_log_line(const char *format, const char *level, const char *msg, const struct timespec *ts)

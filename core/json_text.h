@@ -1,0 +1,71 @@
+/* Writing JSON text by hand: a growable output buffer and JSON string
+ * escaping.  libc only (no jansson): the launcher links it too. */
+#ifndef CTK_JSON_TEXT_H
+#define CTK_JSON_TEXT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <string.h>
+
+/* A growing text buffer; failed is set (and stays set) when memory runs
+ * out, later writes are then dropped.  Start it zeroed; free(p) when done
+ * (or take it with ctk_json_out_finish). */
+struct ctk_json_out {
+        char *p;
+        size_t n, cap;
+        bool failed;
+};
+
+/* Makes room for more bytes and a final NUL; false after ENOMEM. */
+bool ctk_json_out_reserve(struct ctk_json_out *o, size_t more);
+
+static inline void ctk_json_out_put(struct ctk_json_out *o, const char *s, size_t len)
+{
+        if (o->n + len + 1 > o->cap && !ctk_json_out_reserve(o, len))
+                return;
+        memcpy(o->p + o->n, s, len);
+        o->n += len;
+}
+
+static inline void ctk_json_out_putc(struct ctk_json_out *o, char c)
+{
+        if (o->n + 2 > o->cap && !ctk_json_out_reserve(o, 1))
+                return;
+        o->p[o->n++] = c;
+}
+
+static inline void ctk_json_out_puts(struct ctk_json_out *o, const char *s)
+{
+        ctk_json_out_put(o, s, strlen(s));
+}
+
+/* Decimal digits of v. */
+static inline void ctk_json_out_uint(struct ctk_json_out *o, unsigned long long v)
+{
+        char buf[24], *e = buf + sizeof(buf), *p = e;
+        do {
+                *--p = (char)('0' + v % 10);
+                v /= 10;
+        } while (v != 0);
+        ctk_json_out_put(o, p, (size_t)(e - p));
+}
+
+/* How ctk_json_out_quote writes what needs more than the byte itself.
+ * Always: '"' and '\\' with a backslash, the other bytes below 0x20 as
+ * \u00xx, everything else (DEL and '/' included) as it is. */
+enum {
+        CTK_JSON_ESC_SHORT = 1 << 0,      /* \b \f \n \r \t rather than \u00xx */
+        CTK_JSON_ESC_UPPER_HEX = 1 << 1,  /* \u001B rather than \u001b */
+        CTK_JSON_ESC_FIX_UTF8 = 1 << 2,   /* bytes that are not UTF-8 as U+FFFD */
+        CTK_JSON_ESC_JANSSON = CTK_JSON_ESC_SHORT | CTK_JSON_ESC_UPPER_HEX, /* json_dumps */
+};
+
+/* The len bytes at s as a JSON string, quotes included.  s[len] must be
+ * '\0' (as in C strings and jansson's; NULs before it are escaped). */
+void ctk_json_out_quote(struct ctk_json_out *o, const char *s, size_t len, unsigned int flags);
+
+/* The text, NUL-terminated (*len, if not NULL, without the NUL); NULL
+ * after ENOMEM, the buffer freed either way. */
+char *ctk_json_out_finish(struct ctk_json_out *o, size_t *len);
+
+#endif
