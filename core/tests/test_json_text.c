@@ -14,47 +14,44 @@
 static const char all_bytes[] = "\x01\x02\x03\x04\x05\x06\x07\x08\t\n\x0b\x0c\r\x0e\x0f\x10\x1b\x1f \"/\\\x7f"
                                 "\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\xff\xc3\x28\xed\xa0\x80\xf4\x90\x80\x80\xe2\x82";
 
-static char *quote(const char *s, size_t len, unsigned int flags)
+/* The len bytes at s quoted with flags give want. */
+static void expect(const char *s, size_t len, unsigned int flags, const char *want)
 {
         struct ctk_json_out o = {0};
         ctk_json_out_quote(&o, s, len, flags);
         char *p = ctk_json_out_finish(&o, NULL);
         assert_non_null(p);
-        return p;
-}
-
-static void test_jansson(void **state)
-{
-        (void)state;
-        char *p = quote(all_bytes, sizeof(all_bytes) - 1, CTK_JSON_ESC_JANSSON);
-        assert_string_equal(p, "\"\\u0001\\u0002\\u0003\\u0004\\u0005\\u0006\\u0007\\b\\t\\n\\u000B\\f\\r\\u000E\\u000F"
-                               "\\u0010\\u001B\\u001F \\\"/\\\\\x7f\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\xff\xc3\x28"
-                               "\xed\xa0\x80\xf4\x90\x80\x80\xe2\x82\"");
-        free(p);
-        p = quote("a\0b", 3, CTK_JSON_ESC_JANSSON);
-        assert_string_equal(p, "\"a\\u0000b\"");
+        assert_string_equal(p, want);
         free(p);
 }
 
-static void test_short_lower(void **state)
+/* all_bytes under each set of rules: jansson's (json_dumps); runc's log
+ * (short escapes, lower-case hex); the tracker file's (every control as
+ * \u00xx, bytes that are not UTF-8 - overlong, surrogates, above U+10FFFF,
+ * cut short - as one U+FFFD each). */
+static void test_rules(void **state)
 {
         (void)state;
-        char *p = quote(all_bytes, sizeof(all_bytes) - 1, CTK_JSON_ESC_SHORT);
-        assert_string_equal(p, "\"\\u0001\\u0002\\u0003\\u0004\\u0005\\u0006\\u0007\\b\\t\\n\\u000b\\f\\r\\u000e\\u000f"
-                               "\\u0010\\u001b\\u001f \\\"/\\\\\x7f\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\xff\xc3\x28"
-                               "\xed\xa0\x80\xf4\x90\x80\x80\xe2\x82\"");
-        free(p);
-}
-
-static void test_fix_utf8(void **state)
-{
-        (void)state;
-        char *p = quote(all_bytes, sizeof(all_bytes) - 1, CTK_JSON_ESC_FIX_UTF8);
-        assert_string_equal(p, "\"\\u0001\\u0002\\u0003\\u0004\\u0005\\u0006\\u0007\\u0008\\u0009\\u000a\\u000b"
-                               "\\u000c\\u000d\\u000e\\u000f\\u0010\\u001b\\u001f \\\"/\\\\\x7f\xc3\xa9\xe2\x82\xac"
-                               "\xf0\x9f\x98\x80\xef\xbf\xbd\xef\xbf\xbd(\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd"
-                               "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\"");
-        free(p);
+        static const struct {
+                unsigned int flags;
+                const char *want;
+        } cases[] = {
+            {CTK_JSON_ESC_JANSSON, "\"\\u0001\\u0002\\u0003\\u0004\\u0005\\u0006\\u0007\\b\\t\\n\\u000B\\f\\r\\u000E"
+                                   "\\u000F\\u0010\\u001B\\u001F \\\"/\\\\\x7f\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80"
+                                   "\xff\xc3\x28\xed\xa0\x80\xf4\x90\x80\x80\xe2\x82\""},
+            {CTK_JSON_ESC_SHORT, "\"\\u0001\\u0002\\u0003\\u0004\\u0005\\u0006\\u0007\\b\\t\\n\\u000b\\f\\r\\u000e"
+                                 "\\u000f\\u0010\\u001b\\u001f \\\"/\\\\\x7f\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80"
+                                 "\xff\xc3\x28\xed\xa0\x80\xf4\x90\x80\x80\xe2\x82\""},
+            {CTK_JSON_ESC_FIX_UTF8, "\"\\u0001\\u0002\\u0003\\u0004\\u0005\\u0006\\u0007\\u0008\\u0009\\u000a"
+                                    "\\u000b\\u000c\\u000d\\u000e\\u000f\\u0010\\u001b\\u001f \\\"/\\\\\x7f\xc3\xa9"
+                                    "\xe2\x82\xac\xf0\x9f\x98\x80\xef\xbf\xbd\xef\xbf\xbd(\xef\xbf\xbd\xef\xbf\xbd"
+                                    "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd"
+                                    "\xef\xbf\xbd\""},
+        };
+        for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+                expect(all_bytes, sizeof(all_bytes) - 1, cases[i].flags, cases[i].want);
+        expect("a\0b", 3, CTK_JSON_ESC_JANSSON, "\"a\\u0000b\"");
+        expect("\xc0\xaf", 2, CTK_JSON_ESC_FIX_UTF8, "\"\xef\xbf\xbd\xef\xbf\xbd\"");
 }
 
 static void test_buffer(void **state)
@@ -83,10 +80,8 @@ static void test_buffer(void **state)
 int main(void)
 {
         const struct CMUnitTest tests[] = {
-                cmocka_unit_test(test_jansson),
-                cmocka_unit_test(test_short_lower),
-                cmocka_unit_test(test_fix_utf8),
-                cmocka_unit_test(test_buffer),
+            cmocka_unit_test(test_rules),
+            cmocka_unit_test(test_buffer),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }
