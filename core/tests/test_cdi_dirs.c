@@ -12,19 +12,13 @@
 
 #include "core/cdi_dirs.h"
 #include "core/cleanup.h"
+#include "scratch_dir.h"
 
 static char root[] = "/tmp/ctk-cdi-dirs-XXXXXX";
 
-static char *at(const char *rel)
-{
-        char *p = NULL;
-        assert_true(asprintf(&p, "%s/%s", root, rel) > 0);
-        return p;
-}
-
 static void put(const char *rel, const char *text)
 {
-        _cleanup_free_ char *p = at(rel);
+        _cleanup_free_ char *p = scratch_path(root, rel);
         FILE *f = fopen(p, "we");
         assert_non_null(f);
         fputs(text, f);
@@ -33,7 +27,7 @@ static void put(const char *rel, const char *text)
 
 static void dir(const char *rel)
 {
-        _cleanup_free_ char *p = at(rel);
+        _cleanup_free_ char *p = scratch_path(root, rel);
         assert_int_equal(mkdir(p, 0755), 0);
 }
 
@@ -44,7 +38,7 @@ static int setup(void **state)
 {
         (void)state;
         strcpy(root, "/tmp/ctk-cdi-dirs-XXXXXX");
-        if (mkdtemp(root) == NULL)
+        if (scratch_dir_make(root) == NULL)
                 return -1;
         dir("etc");
         dir("run");
@@ -63,16 +57,14 @@ static int setup(void **state)
 static int teardown(void **state)
 {
         (void)state;
-        _cleanup_free_ char *cmd = NULL;
-        if (asprintf(&cmd, "rm -rf '%s'", root) < 0)
-                return -1;
-        return system(cmd) == 0 ? 0 : -1;
+        return scratch_dir_remove(root);
 }
 
 static void test_priorities_and_conflicts(void **state)
 {
         (void)state;
-        _cleanup_free_ char *etc = at("etc"), *run = at("run"), *missing = at("missing");
+        _cleanup_free_ char *etc = scratch_path(root, "etc"), *run = scratch_path(root, "run"),
+                            *missing = scratch_path(root, "missing");
         const char *dirs[] = {etc, run, missing};
         struct ctk_cdi_catalog c;
         assert_int_equal(ctk_cdi_catalog_scan(dirs, 3, &c, NULL), 0);
@@ -85,7 +77,8 @@ static void test_priorities_and_conflicts(void **state)
         assert_string_equal(c.offers[3].name, "amd.com/gpu=all");
         assert_string_equal(c.offers[4].name, "example.com/net=eth0");
         /* the later directory wins */
-        _cleanup_free_ char *run_a = at("run/a.json"), *etc_a = at("etc/a.json"), *etc_b = at("etc/b.json");
+        _cleanup_free_ char *run_a = scratch_path(root, "run/a.json"), *etc_a = scratch_path(root, "etc/a.json"),
+                            *etc_b = scratch_path(root, "etc/b.json");
         assert_string_equal(c.offers[0].spec, run_a);
         assert_int_equal(c.offers[0].priority, 1);
         assert_int_equal(c.offers[0].overrides.n, 1);

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "core/config.h"
+#include "scratch_dir.h"
 
 static const char default_dump[] = "{\n"
                                    "    \"root\": null,\n"
@@ -259,25 +260,13 @@ static char dir[] = "/tmp/ctk-config-test-XXXXXX";
 static int setup_dir(void **state)
 {
         (void)state;
-        return mkdtemp(dir) == NULL ? -1 : 0;
+        return scratch_dir_make(dir) == NULL ? -1 : 0;
 }
 
 static int teardown_dir(void **state)
 {
         (void)state;
-        char *cmd = NULL;
-        if (asprintf(&cmd, "rm -rf '%s'", dir) < 0)
-                return -1;
-        int r = system(cmd);
-        free(cmd);
-        return r == 0 ? 0 : -1;
-}
-
-static char *path_in_dir(const char *name)
-{
-        char *p = NULL;
-        assert_true(asprintf(&p, "%s/%s", dir, name) > 0);
-        return p;
+        return scratch_dir_remove(dir);
 }
 
 static void write_text(const char *path, const char *text)
@@ -291,7 +280,7 @@ static void write_text(const char *path, const char *text)
 static void test_load_missing(void **state)
 {
         (void)state;
-        char *p = path_in_dir("absent.json");
+        char *p = scratch_path(dir, "absent.json");
         struct ctk_config c;
         struct ctk_error *err = NULL;
         assert_int_equal(ctk_config_load(p, true, &c, &err), 0);
@@ -309,7 +298,7 @@ static void test_load_missing(void **state)
 static void test_load_file(void **state)
 {
         (void)state;
-        char *p = path_in_dir("config.json");
+        char *p = scratch_path(dir, "config.json");
         write_text(p, "{\n  \"log-level\": \"warning\"\n}\n");
         struct ctk_config c;
         struct ctk_error *err = NULL;
@@ -347,7 +336,7 @@ static void test_default_dump_loads(void **state)
         struct ctk_error *err = NULL;
         assert_int_equal(ctk_config_defaults(&d, &err), 0);
         char *s = ctk_config_dump(&d);
-        char *p = path_in_dir("default.json");
+        char *p = scratch_path(dir, "default.json");
         write_text(p, s);
         struct ctk_config c;
         assert_int_equal(ctk_config_load(p, false, &c, &err), 0);

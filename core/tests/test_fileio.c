@@ -16,32 +16,20 @@
 #include "core/cleanup.h"
 #include "core/fileio.h"
 #include "core/fsdir.h"
+#include "scratch_dir.h"
 
 static char dir[] = "/tmp/ctk-fileio-XXXXXX";
 
 static int setup(void **state)
 {
         (void)state;
-        return mkdtemp(dir) == NULL ? -1 : 0;
+        return scratch_dir_make(dir) == NULL ? -1 : 0;
 }
 
 static int teardown(void **state)
 {
         (void)state;
-        char *cmd = NULL;
-        if (asprintf(&cmd, "rm -rf '%s'", dir) < 0)
-                return -1;
-        int r = system(cmd);
-        free(cmd);
-        return r == 0 ? 0 : -1;
-}
-
-static char *path_of(const char *name)
-{
-        char *p = NULL;
-        if (asprintf(&p, "%s/%s", dir, name) < 0)
-                fail();
-        return p;
+        return scratch_dir_remove(dir);
 }
 
 static void put(const char *path, const char *text, mode_t mode)
@@ -66,7 +54,7 @@ static size_t entries(void)
 static void test_read_all(void **state)
 {
         (void)state;
-        _cleanup_free_ char *p = path_of("r.txt");
+        _cleanup_free_ char *p = scratch_path(dir, "r.txt");
         put(p, "hello\n", 0644);
         _cleanup_free_ char *data = NULL;
         size_t len = 0;
@@ -91,7 +79,7 @@ static void test_read_all(void **state)
 static void test_read_missing(void **state)
 {
         (void)state;
-        _cleanup_free_ char *p = path_of("missing.json");
+        _cleanup_free_ char *p = scratch_path(dir, "missing.json");
         _cleanup_free_ char *data = NULL;
         _cleanup_error_ struct ctk_error *err = NULL;
         assert_int_equal(ctk_file_read_all(p, &data, NULL, &err), -1);
@@ -102,7 +90,7 @@ static void test_read_missing(void **state)
 static void test_write_atomic_keeps_mode(void **state)
 {
         (void)state;
-        _cleanup_free_ char *p = path_of("config.json");
+        _cleanup_free_ char *p = scratch_path(dir, "config.json");
         put(p, "old", 0604);
         struct stat before;
         assert_int_equal(stat(p, &before), 0);
@@ -122,7 +110,7 @@ static void test_write_atomic_keeps_mode(void **state)
 static void test_write_atomic_new_file(void **state)
 {
         (void)state;
-        _cleanup_free_ char *p = path_of("new.json");
+        _cleanup_free_ char *p = scratch_path(dir, "new.json");
         _cleanup_error_ struct ctk_error *err = NULL;
         assert_int_equal(ctk_file_write_atomic(p, "{}", 2, 0640, &err), 0);
         struct stat st;
@@ -134,13 +122,13 @@ static void test_write_atomic_new_file(void **state)
 static void test_write_atomic_failure_leaves_file(void **state)
 {
         (void)state;
-        _cleanup_free_ char *p = path_of("nodir/config.json");
+        _cleanup_free_ char *p = scratch_path(dir, "nodir/config.json");
         _cleanup_error_ struct ctk_error *err = NULL;
         assert_int_equal(ctk_file_write_atomic(p, "x", 1, 0644, &err), -1);
         assert_non_null(strstr(err->msg, "cannot create a temporary file in"));
 
         /* Renaming over a directory fails: the directory stays, no temporary file remains. */
-        _cleanup_free_ char *d = path_of("adir");
+        _cleanup_free_ char *d = scratch_path(dir, "adir");
         assert_int_equal(mkdir(d, 0755), 0);
         size_t n = entries();
         _cleanup_error_ struct ctk_error *err2 = NULL;
@@ -162,7 +150,7 @@ static void test_write_relative_path(void **state)
         int r = ctk_file_write_atomic("rel.json", "{}\n", 3, 0644, &err);
         assert_int_equal(chdir(cwd), 0);
         assert_int_equal(r, 0);
-        _cleanup_free_ char *p = path_of("rel.json");
+        _cleanup_free_ char *p = scratch_path(dir, "rel.json");
         struct stat st;
         assert_int_equal(stat(p, &st), 0);
 }
@@ -170,8 +158,8 @@ static void test_write_relative_path(void **state)
 static void test_mkdir_parent(void **state)
 {
         (void)state;
-        _cleanup_free_ char *file = path_of("a/b/c/out.json");
-        _cleanup_free_ char *parent = path_of("a/b/c");
+        _cleanup_free_ char *file = scratch_path(dir, "a/b/c/out.json");
+        _cleanup_free_ char *parent = scratch_path(dir, "a/b/c");
         _cleanup_error_ struct ctk_error *err = NULL;
         assert_int_equal(ctk_mkdir_parent(file, 0755, &err), 0);
         struct stat st;
@@ -180,9 +168,9 @@ static void test_mkdir_parent(void **state)
         assert_int_not_equal(stat(file, &st), 0);                /* only the directories */
         assert_int_equal(ctk_mkdir_parent(file, 0755, &err), 0); /* again: nothing to do */
         /* a file where a directory should be */
-        _cleanup_free_ char *blocker = path_of("a/f");
+        _cleanup_free_ char *blocker = scratch_path(dir, "a/f");
         put(blocker, "x", 0644);
-        _cleanup_free_ char *below = path_of("a/f/g/out.json");
+        _cleanup_free_ char *below = scratch_path(dir, "a/f/g/out.json");
         assert_int_equal(ctk_mkdir_parent(below, 0755, &err), -1);
         assert_non_null(err);
 }

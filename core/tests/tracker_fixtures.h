@@ -14,6 +14,7 @@
 #include "core/gpu.h"
 #include "core/strv.h"
 #include "core/tracker_state.h"
+#include "scratch_dir.h"
 
 __attribute__((weak)) void ctk_uuid_format(uint64_t uuid, char buf[CTK_UUID_STRLEN])
 {
@@ -100,7 +101,7 @@ static inline void fx_add_container(struct ctk_tracker_state *st, const char *id
 static inline char *fx_tmpdir(void)
 {
         char *d = strdup("/tmp/ctk-tracker-test.XXXXXX");
-        if (mkdtemp(d) == NULL) {
+        if (d == NULL || scratch_dir_make(d) == NULL) {
                 free(d);
                 return NULL;
         }
@@ -111,10 +112,8 @@ static inline void fx_rmtree(char *dir)
 {
         if (dir == NULL)
                 return;
-        char *cmd = NULL;
-        if (asprintf(&cmd, "rm -rf '%s'", dir) >= 0 && system(cmd) != 0)
+        if (scratch_dir_remove(dir) != 0)
                 fprintf(stderr, "cannot remove %s\n", dir);
-        free(cmd);
         free(dir);
 }
 

@@ -14,21 +14,14 @@
 #include <cmocka.h>
 
 #include "core/cleanup.h"
+#include "core/tests/scratch_dir.h"
 #include "runtime/lowlevel.h"
 
 static char dir[] = "/tmp/rt-lowlevel-XXXXXX";
 
-static char *path_of(const char *name)
-{
-        char *p = NULL;
-        if (asprintf(&p, "%s/%s", dir, name) < 0)
-                fail();
-        return p;
-}
-
 static void make_dir(const char *sub)
 {
-        char *d = path_of(sub);
+        char *d = scratch_path(dir, sub);
         mkdir(d, 0755);
         free(d);
 }
@@ -37,9 +30,8 @@ static void make_dir(const char *sub)
 static void make_exe(const char *sub, const char *name, mode_t mode)
 {
         make_dir(sub);
-        char *p = NULL;
-        if (asprintf(&p, "%s/%s/%s", dir, sub, name) < 0)
-                fail();
+        _cleanup_free_ char *d = scratch_path(dir, sub);
+        char *p = scratch_path(d, name);
         int fd = open(p, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
         assert_true(fd >= 0);
         assert_int_equal(write(fd, "#!/bin/sh\n", 10), 10);
@@ -51,7 +43,7 @@ static void make_exe(const char *sub, const char *name, mode_t mode)
 static int setup(void **state)
 {
         (void)state;
-        if (mkdtemp(dir) == NULL)
+        if (scratch_dir_make(dir) == NULL)
                 return -1;
         make_exe("a", "runc", 0755);
         make_exe("b", "runc", 0755);
@@ -60,8 +52,8 @@ static int setup(void **state)
         make_exe("b", "rt-test-runtime", 0755);
         make_exe("d", "runc", 0644); /* not executable */
         make_exe("self", "amd-container-runtime", 0755);
-        _cleanup_free_ char *self = path_of("self/amd-container-runtime");
-        _cleanup_free_ char *alias = path_of("e/runc");
+        _cleanup_free_ char *self = scratch_path(dir, "self/amd-container-runtime");
+        _cleanup_free_ char *alias = scratch_path(dir, "e/runc");
         make_dir("e");
         return link(self, alias); /* the shim installed as "runc" */
 }
@@ -69,17 +61,12 @@ static int setup(void **state)
 static int teardown(void **state)
 {
         (void)state;
-        char *cmd = NULL;
-        if (asprintf(&cmd, "rm -rf '%s'", dir) < 0)
-                return -1;
-        int r = system(cmd);
-        free(cmd);
-        return r == 0 ? 0 : -1;
+        return scratch_dir_remove(dir);
 }
 
 static char *find_ok(const char *configured, const char *path_env)
 {
-        _cleanup_free_ char *self = path_of("self/amd-container-runtime");
+        _cleanup_free_ char *self = scratch_path(dir, "self/amd-container-runtime");
         char *out = NULL;
         _cleanup_error_ struct ctk_error *err = NULL;
         if (rt_lowlevel_find(configured, path_env, (const char *const[]){self, NULL}, &out, &err) < 0)
@@ -89,7 +76,7 @@ static char *find_ok(const char *configured, const char *path_env)
 
 static char *find_err(const char *configured, const char *path_env)
 {
-        _cleanup_free_ char *self = path_of("self/amd-container-runtime");
+        _cleanup_free_ char *self = scratch_path(dir, "self/amd-container-runtime");
         char *out = NULL;
         struct ctk_error *err = NULL;
         assert_int_equal(rt_lowlevel_find(configured, path_env, (const char *const[]){self, NULL}, &out, &err), -1);
@@ -111,7 +98,7 @@ static char *pathenv(const char *a, const char *b)
 
 static void assert_found(char *got, const char *rel)
 {
-        _cleanup_free_ char *want = path_of(rel);
+        _cleanup_free_ char *want = scratch_path(dir, rel);
         assert_non_null(got);
         assert_string_equal(got, want);
         free(got);
@@ -144,8 +131,8 @@ static void test_skips_the_launcher_too(void **state)
 {
         (void)state;
         _cleanup_free_ char *p = pathenv("a", "b");
-        _cleanup_free_ char *full = path_of("b/rt-test-runtime");
-        _cleanup_free_ char *launcher = path_of("a/runc");
+        _cleanup_free_ char *full = scratch_path(dir, "b/rt-test-runtime");
+        _cleanup_free_ char *launcher = scratch_path(dir, "a/runc");
         char *out = NULL;
         _cleanup_error_ struct ctk_error *err = NULL;
         assert_int_equal(rt_lowlevel_find(NULL, p, (const char *const[]){full, launcher, NULL}, &out, &err), 0);
@@ -167,18 +154,18 @@ static void test_crun_fallback(void **state)
 static void test_configured(void **state)
 {
         (void)state;
-        _cleanup_free_ char *abs = path_of("c/crun");
+        _cleanup_free_ char *abs = scratch_path(dir, "c/crun");
         assert_found(find_ok(abs, NULL), "c/crun");
         _cleanup_free_ char *p = pathenv("e", "b");
         assert_found(find_ok("runc", p), "b/runc");
 
-        _cleanup_free_ char *self = path_of("e/runc");
+        _cleanup_free_ char *self = scratch_path(dir, "e/runc");
         _cleanup_free_ char *m1 = find_err(self, NULL);
         assert_non_null(strstr(m1, "is amd-container-runtime itself"));
-        _cleanup_free_ char *nx = path_of("nope/runc");
+        _cleanup_free_ char *nx = scratch_path(dir, "nope/runc");
         _cleanup_free_ char *m2 = find_err(nx, NULL);
         assert_non_null(strstr(m2, "is not an executable file"));
-        _cleanup_free_ char *notx = path_of("d/runc");
+        _cleanup_free_ char *notx = scratch_path(dir, "d/runc");
         _cleanup_free_ char *m3 = find_err(notx, NULL);
         assert_non_null(strstr(m3, "is not an executable file"));
         _cleanup_free_ char *m4 = find_err("no-such-runtime-xyz", p);
@@ -190,7 +177,7 @@ static void test_relative_path_entries_ignored(void **state)
         (void)state;
         char cwd[4096];
         assert_non_null(getcwd(cwd, sizeof(cwd)));
-        _cleanup_free_ char *b = path_of("b");
+        _cleanup_free_ char *b = scratch_path(dir, "b");
         assert_int_equal(chdir(b), 0);
         /* b/rt-test-runtime exists but "" (= "."), "." and "rel" are not searched. */
         _cleanup_free_ char *msg = find_err("rt-test-runtime", ":.:rel");

@@ -15,6 +15,7 @@
 
 #include "core/cleanup.h"
 #include "core/json_util.h"
+#include "core/tests/scratch_dir.h"
 #include "runtime/tracker_glue.h"
 
 struct fx {
@@ -36,13 +37,14 @@ static int setup(void **state)
 {
         struct fx *f = calloc(1, sizeof(*f));
         strcpy(f->dir, "/tmp/ctk-glue-test.XXXXXX");
-        if (mkdtemp(f->dir) == NULL)
+        if (scratch_dir_make(f->dir) == NULL)
                 return -1;
-        char *bin = NULL;
-        if (asprintf(&bin, "%s/bin", f->dir) < 0 || mkdir(bin, 0755) < 0 || asprintf(&f->ctk, "%s/amd-ctk", bin) < 0 ||
-            asprintf(&f->self, "%s/amd-container-runtime", bin) < 0 || asprintf(&f->link, "%s/link", f->dir) < 0)
+        _cleanup_free_ char *bin = scratch_path(f->dir, "bin");
+        if (mkdir(bin, 0755) < 0)
                 return -1;
-        free(bin);
+        f->ctk = scratch_path(bin, "amd-ctk");
+        f->self = scratch_path(bin, "amd-container-runtime");
+        f->link = scratch_path(f->dir, "link");
         touch(f->ctk, 0755);
         touch(f->self, 0755);
         if (symlink("bin/amd-container-runtime", f->link) < 0)
@@ -55,10 +57,8 @@ static int setup(void **state)
 static int teardown(void **state)
 {
         struct fx *f = *state;
-        char *cmd = NULL;
-        if (asprintf(&cmd, "rm -rf '%s'", f->dir) >= 0 && system(cmd) != 0)
+        if (scratch_dir_remove(f->dir) != 0)
                 fprintf(stderr, "cannot remove %s\n", f->dir);
-        free(cmd);
         free(f->ctk);
         free(f->self);
         free(f->link);
@@ -118,8 +118,7 @@ static void test_release_hook(void **state)
         assert_string_equal(args, "[\"amd-ctk\",\"gpu-tracker\",\"release\",\"abc123\"]");
 
         /* The config file the runtime read is passed on, absolute. */
-        _cleanup_free_ char *cfg_file = NULL;
-        assert_true(asprintf(&cfg_file, "%s/config.json", f->dir) > 0);
+        _cleanup_free_ char *cfg_file = scratch_path(f->dir, "config.json");
         touch(cfg_file, 0644);
         char cwd[4096];
         assert_non_null(getcwd(cwd, sizeof(cwd)));

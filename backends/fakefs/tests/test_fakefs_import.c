@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "backends/fakefs/import.h"
+#include "core/tests/scratch_dir.h"
 #include "fakefs_test.h"
 
 static struct ctk_fakefs_profile *import(const char *dir)
@@ -39,8 +40,7 @@ static void expect_round_trip(const char *dir)
         struct ctk_fakefs_host *h = NULL;
         if (ctk_fakefs_host_new_from_profile(import(dir), &h, &err) < 0)
                 fail_msg("%s", err->msg);
-        char *nodes = NULL;
-        assert_true(asprintf(&nodes, "%s/nodes", dir) > 0);
+        char *nodes = scratch_path(dir, "nodes");
         DIR *d = opendir(nodes);
         assert_non_null(d);
         struct dirent *e;
@@ -71,8 +71,7 @@ static void expect_round_trip(const char *dir)
         }
         closedir(d);
         assert_true(checked > 0);
-        char *gen = NULL;
-        assert_true(asprintf(&gen, "%s/generation_id", dir) > 0);
+        char *gen = scratch_path(dir, "generation_id");
         char *want = slurp(gen);
         if (want != NULL) {
                 char *got = host_read(h, "/sys/class/kfd/kfd/topology/generation_id");
@@ -145,14 +144,13 @@ static void mi308(void **state)
 static char *make_capture(void)
 {
         char *dir = strdup("/tmp/fakefs-capture-XXXXXX");
-        assert_non_null(mkdtemp(dir));
+        assert_non_null(scratch_dir_make(dir));
         return dir;
 }
 
 static void put(const char *dir, const char *rel, const char *text)
 {
-        char *path = NULL;
-        assert_true(asprintf(&path, "%s/%s", dir, rel) > 0);
+        char *path = scratch_path(dir, rel);
         char *slash = path + strlen(dir);
         while ((slash = strchr(slash + 1, '/')) != NULL) {
                 *slash = '\0';
@@ -168,10 +166,7 @@ static void put(const char *dir, const char *rel, const char *text)
 
 static void rm_rf(char *dir)
 {
-        char *cmd = NULL;
-        assert_true(asprintf(&cmd, "rm -rf '%s'", dir) > 0);
-        assert_int_equal(system(cmd), 0);
-        free(cmd);
+        assert_int_equal(scratch_dir_remove(dir), 0);
         free(dir);
 }
 

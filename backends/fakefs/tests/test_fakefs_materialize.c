@@ -10,6 +10,7 @@
 
 #include "backends/fakefs/backend.h"
 #include "backends/fakefs/materialize.h"
+#include "core/tests/scratch_dir.h"
 #include "fakefs_test.h"
 
 static int cmp_str(const void *a, const void *b)
@@ -97,14 +98,6 @@ static void compare(struct ctk_backend *b, const char *dir, const char *path, si
         free(real);
 }
 
-static void rm_rf(const char *dir)
-{
-        char *cmd = NULL;
-        assert_true(asprintf(&cmd, "rm -rf '%s'", dir) > 0);
-        assert_int_equal(system(cmd), 0);
-        free(cmd);
-}
-
 static size_t count_nodes(const struct ctk_fakefs_node *n)
 {
         size_t c = 1;
@@ -128,7 +121,7 @@ static void round_trip(const char *profile)
                 fail_msg("%s", err->msg);
         assert_int_equal(ctk_fakefs_backend_from_host(h, &b, &err), 0);
         char dir[] = "/tmp/fakefs-materialize-XXXXXX";
-        assert_non_null(mkdtemp(dir));
+        assert_non_null(scratch_dir_make(dir));
         struct ctk_fakefs_tree *t = ctk_fakefs_host_snapshot(h);
         if (ctk_fakefs_materialize(t, dir, &err) < 0)
                 fail_msg("%s", err->msg);
@@ -141,7 +134,7 @@ static void round_trip(const char *profile)
         assert_int_equal(err->code, EEXIST);
         ctk_error_free(err);
         ctk_fakefs_tree_unref(t);
-        rm_rf(dir);
+        assert_int_equal(scratch_dir_remove(dir), 0);
         ctk_backend_free(b);
         ctk_fakefs_host_unref(h);
 }
@@ -170,19 +163,18 @@ static void repartitioned_host(void **state)
         struct ctk_backend *b = NULL;
         assert_int_equal(ctk_fakefs_backend_from_host(h, &b, &err), 0);
         char dir[] = "/tmp/fakefs-materialize-XXXXXX";
-        assert_non_null(mkdtemp(dir));
+        assert_non_null(scratch_dir_make(dir));
         struct ctk_fakefs_tree *t = ctk_fakefs_host_snapshot(h);
         assert_int_equal(ctk_fakefs_materialize(t, dir, &err), 0);
         size_t count = 0;
         compare(b, dir, "", &count);
-        char *p = NULL;
-        assert_true(asprintf(&p, "%s/sys/devices/platform/amdgpu_xcp.2/drm/renderD131/dev", dir) > 0);
+        char *p = scratch_path(dir, "sys/devices/platform/amdgpu_xcp.2/drm/renderD131/dev");
         char *s = slurp(p);
         assert_string_equal(s, "226:131\n");
         free(s);
         free(p);
         ctk_fakefs_tree_unref(t);
-        rm_rf(dir);
+        assert_int_equal(scratch_dir_remove(dir), 0);
         ctk_backend_free(b);
         ctk_fakefs_host_unref(h);
 }
@@ -194,9 +186,8 @@ static void failure_leaves_nothing(void **state)
         struct ctk_fakefs_tree *t = ctk_fakefs_host_snapshot(h);
         struct ctk_error *err = NULL;
         char dir[] = "/tmp/fakefs-materialize-XXXXXX";
-        assert_non_null(mkdtemp(dir));
-        char *dev = NULL;
-        assert_true(asprintf(&dev, "%s/dev", dir) > 0);
+        assert_non_null(scratch_dir_make(dir));
+        char *dev = scratch_path(dir, "dev");
         assert_int_equal(mkdir(dev, 0755), 0);
         assert_int_equal(ctk_fakefs_materialize(t, dir, &err), -1);
         assert_int_equal(err->code, EEXIST);
@@ -204,8 +195,7 @@ static void failure_leaves_nothing(void **state)
         ctk_error_free(err);
         err = NULL;
         struct stat st;
-        char *sys = NULL;
-        assert_true(asprintf(&sys, "%s/sys", dir) > 0);
+        char *sys = scratch_path(dir, "sys");
         assert_int_equal(stat(sys, &st), -1); /* nothing was created */
         rmdir(dev);
         free(sys);

@@ -20,13 +20,13 @@
 #include "backends/sysfs/sysfs.h"
 #include "core/cleanup.h"
 #include "core/devnode.h"
+#include "core/tests/scratch_dir.h"
 
 static char tree[] = "/tmp/ctk-sysfs-test-XXXXXX";
 
 static void mkpath(const char *rel, mode_t mode)
 {
-        char *p = NULL;
-        assert_true(asprintf(&p, "%s/%s", tree, rel) > 0);
+        char *p = scratch_path(tree, rel);
         for (char *s = p + strlen(tree) + 1; *s; s++) {
                 if (*s == '/') {
                         *s = '\0';
@@ -42,8 +42,7 @@ static void mkpath(const char *rel, mode_t mode)
 static void put(const char *rel, const char *content)
 {
         mkpath(rel, 0);
-        char *p = NULL;
-        assert_true(asprintf(&p, "%s/%s", tree, rel) > 0);
+        char *p = scratch_path(tree, rel);
         FILE *f = fopen(p, "we");
         assert_non_null(f);
         fputs(content, f);
@@ -54,8 +53,7 @@ static void put(const char *rel, const char *content)
 static void link_(const char *rel, const char *target)
 {
         mkpath(rel, 0);
-        char *p = NULL;
-        assert_true(asprintf(&p, "%s/%s", tree, rel) > 0);
+        char *p = scratch_path(tree, rel);
         assert_int_equal(symlink(target, p), 0);
         free(p);
 }
@@ -63,7 +61,7 @@ static void link_(const char *rel, const char *target)
 static int make_tree(void **state)
 {
         (void)state;
-        if (mkdtemp(tree) == NULL)
+        if (scratch_dir_make(tree) == NULL)
                 return -1;
         put("sys/devices/pci0000:00/0000:03:00.0/vendor", "0x1002\n");
         put("sys/devices/pci0000:00/0000:03:00.0/class", "0x038000\r\n");
@@ -81,13 +79,12 @@ static int make_tree(void **state)
         put("sys/order/a", "");
         mkpath("sys/order/dir", 0755);
         mkpath("dev/dri/by-path", 0755);
-        char *p = NULL;
-        if (asprintf(&p, "%s/dev/kfd", tree) < 0 || mknod(p, S_IFCHR | 0666, makedev(238, 0)) < 0 ||
-            chown(p, 0, 44) < 0 || chmod(p, 0666) < 0)
+        char *p = scratch_path(tree, "dev/kfd");
+        if (mknod(p, S_IFCHR | 0666, makedev(238, 0)) < 0 || chown(p, 0, 44) < 0 || chmod(p, 0666) < 0)
                 return -1;
         free(p);
-        if (asprintf(&p, "%s/dev/dri/renderD128", tree) < 0 || mknod(p, S_IFCHR | 0660, makedev(226, 128)) < 0 ||
-            chown(p, 0, 109) < 0 || chmod(p, 0660) < 0)
+        p = scratch_path(tree, "dev/dri/renderD128");
+        if (mknod(p, S_IFCHR | 0660, makedev(226, 128)) < 0 || chown(p, 0, 109) < 0 || chmod(p, 0660) < 0)
                 return -1;
         free(p);
         link_("dev/dri/by-path/pci-0000:03:00.0-render", "../renderD128");
@@ -101,12 +98,7 @@ static int make_tree(void **state)
 static int remove_tree(void **state)
 {
         (void)state;
-        char *cmd = NULL;
-        if (asprintf(&cmd, "rm -rf '%s'", tree) < 0)
-                return -1;
-        int rc = system(cmd);
-        free(cmd);
-        return rc == 0 ? 0 : -1;
+        return scratch_dir_remove(tree);
 }
 
 struct fixture {
@@ -301,8 +293,7 @@ static void test_root_slash_and_bad_root(void **state)
         struct ctk_backend *b = NULL;
         assert_int_equal(ctk_backend_open(NULL, NULL, &b, &err), 0);
         assert_string_equal(b->description, "root /");
-        char *path = NULL;
-        assert_true(asprintf(&path, "%s/sys/bus/pci/devices/0000:03:00.0/vendor", tree) > 0);
+        char *path = scratch_path(tree, "sys/bus/pci/devices/0000:03:00.0/vendor");
         _cleanup_free_ char *v = read_ok(b, path);
         assert_string_equal(v, "0x1002\n");
         free(path);
