@@ -54,10 +54,14 @@ static inline void ctk_json_out_uint(struct ctk_json_out *o, unsigned long long 
  * Always: '"' and '\\' with a backslash, the other bytes below 0x20 as
  * \u00xx, everything else (DEL and '/' included) as it is. */
 enum {
-        CTK_JSON_ESC_SHORT = 1 << 0,                                        /* \b \f \n \r \t rather than \u00xx */
-        CTK_JSON_ESC_UPPER_HEX = 1 << 1,                                    /* \u001B rather than \u001b */
-        CTK_JSON_ESC_FIX_UTF8 = 1 << 2,                                     /* bytes that are not UTF-8 as U+FFFD */
-        CTK_JSON_ESC_JANSSON = CTK_JSON_ESC_SHORT | CTK_JSON_ESC_UPPER_HEX, /* json_dumps */
+        /* \b \f \n \r \t rather than \u00xx */
+        CTK_JSON_ESC_SHORT = 1 << 0,
+        /* \u001B rather than \u001b */
+        CTK_JSON_ESC_UPPER_HEX = 1 << 1,
+        /* bytes that are not UTF-8 as U+FFFD */
+        CTK_JSON_ESC_FIX_UTF8 = 1 << 2,
+        /* as json_dumps writes strings */
+        CTK_JSON_ESC_JANSSON = CTK_JSON_ESC_SHORT | CTK_JSON_ESC_UPPER_HEX,
 };
 
 /* The len bytes at s as a JSON string, quotes included.  s[len] must be
