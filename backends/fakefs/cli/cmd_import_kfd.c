@@ -10,37 +10,29 @@
 #include "core/fileio.h"
 #include "fakefs_cli.h"
 
-static void help(void)
-{
-        fputs("NAME:\n"
-              "   amd-ctk-fakefs import-kfd - make a host profile from a KFD topology capture\n"
-              "\n"
-              "USAGE:\n"
-              "   amd-ctk-fakefs import-kfd CAPTURE_DIR [-o FILE] [--name NAME] [--description TEXT]\n"
-              "\n"
-              "DESCRIPTION:\n"
-              "   CAPTURE_DIR is a copy of /sys/class/kfd/kfd/topology: nodes/<n>/properties (and\n"
-              "   optionally nodes/<n>/gpu_id, nodes/<n>/name, generation_id).  The profile keeps\n"
-              "   the captured KFD nodes, render minors and properties, and synthesises PCI and DRM\n"
-              "   trees consistent with them: one PCI device per domain/bus/device of location_id,\n"
-              "   partition 0 under the PCI device and the other partitions as amdgpu_xcp_*\n"
-              "   platform devices, card minor = render minor - 128, partition mode inferred from\n"
-              "   the partitions per GPU.  Output is deterministic.\n"
-              "\n"
-              "OPTIONS:\n"
-              "   -o FILE, --output FILE   write the profile to FILE (atomically) instead of stdout\n"
-              "   --name NAME              profile name (default: the capture directory's name)\n"
-              "   --description TEXT       profile description\n"
-              "   --help, -h               show help\n",
-              stdout);
-}
+static const char help[] = "NAME:\n"
+                           "   amd-ctk-fakefs import-kfd - make a host profile from a KFD topology capture\n"
+                           "\n"
+                           "USAGE:\n"
+                           "   amd-ctk-fakefs import-kfd CAPTURE_DIR [-o FILE] [--name NAME] [--description TEXT]\n"
+                           "\n"
+                           "DESCRIPTION:\n"
+                           "   CAPTURE_DIR is a copy of /sys/class/kfd/kfd/topology: nodes/<n>/properties (and\n"
+                           "   optionally nodes/<n>/gpu_id, nodes/<n>/name, generation_id).  The profile keeps\n"
+                           "   the captured KFD nodes, render minors and properties, and synthesises PCI and DRM\n"
+                           "   trees consistent with them: one PCI device per domain/bus/device of location_id,\n"
+                           "   partition 0 under the PCI device and the other partitions as amdgpu_xcp_*\n"
+                           "   platform devices, card minor = render minor - 128, partition mode inferred from\n"
+                           "   the partitions per GPU.  Output is deterministic.\n"
+                           "\n"
+                           "OPTIONS:\n"
+                           "   -o FILE, --output FILE   write the profile to FILE (atomically) instead of stdout\n"
+                           "   --name NAME              profile name (default: the capture directory's name)\n"
+                           "   --description TEXT       profile description\n"
+                           "   --help, -h               show help\n";
 
 static int run(int argc, char **argv)
 {
-        if (ctk_argv_wants_help(argc, argv)) {
-                help();
-                return 0;
-        }
         struct ctk_fakefs_import_opts opts = {0};
         const char *output = NULL, *capture = NULL;
         bool dashdash = false;
@@ -88,5 +80,6 @@ static int run(int argc, char **argv)
 const struct fakefs_cmd fakefs_cmd_import_kfd = {
     .name = "import-kfd",
     .summary = "make a host profile from a KFD topology capture",
+    .help = help,
     .run = run,
 };

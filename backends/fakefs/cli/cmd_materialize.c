@@ -7,33 +7,25 @@
 #include "core/cleanup.h"
 #include "fakefs_cli.h"
 
-static void help(void)
-{
-        fputs("NAME:\n"
-              "   amd-ctk-fakefs materialize - write a host profile as a plain directory tree\n"
-              "\n"
-              "USAGE:\n"
-              "   amd-ctk-fakefs materialize PROFILE DIR\n"
-              "\n"
-              "DESCRIPTION:\n"
-              "   Creates DIR/sys and DIR/dev as the simulated host would show them: sysfs files,\n"
-              "   directories, symbolic links and real character device nodes (mknod, so root or\n"
-              "   CAP_MKNOD is needed) with the profile's major/minor, mode, uid and gid.\n"
-              "   Afterwards 'amd-ctk --root DIR ...' sees the same host as\n"
-              "   'amd-ctk --profile PROFILE ...'.  DIR is created if missing; DIR/sys and DIR/dev\n"
-              "   must not exist.  On failure nothing is left behind.\n"
-              "\n"
-              "OPTIONS:\n"
-              "   --help, -h   show help\n",
-              stdout);
-}
+static const char help[] = "NAME:\n"
+                           "   amd-ctk-fakefs materialize - write a host profile as a plain directory tree\n"
+                           "\n"
+                           "USAGE:\n"
+                           "   amd-ctk-fakefs materialize PROFILE DIR\n"
+                           "\n"
+                           "DESCRIPTION:\n"
+                           "   Creates DIR/sys and DIR/dev as the simulated host would show them: sysfs files,\n"
+                           "   directories, symbolic links and real character device nodes (mknod, so root or\n"
+                           "   CAP_MKNOD is needed) with the profile's major/minor, mode, uid and gid.\n"
+                           "   Afterwards 'amd-ctk --root DIR ...' sees the same host as\n"
+                           "   'amd-ctk --profile PROFILE ...'.  DIR is created if missing; DIR/sys and DIR/dev\n"
+                           "   must not exist.  On failure nothing is left behind.\n"
+                           "\n"
+                           "OPTIONS:\n"
+                           "   --help, -h   show help\n";
 
 static int run(int argc, char **argv)
 {
-        if (ctk_argv_wants_help(argc, argv)) {
-                help();
-                return 0;
-        }
         int i = 1;
         if (i < argc && strcmp(argv[i], "--") == 0)
                 i++;
@@ -55,5 +47,6 @@ static int run(int argc, char **argv)
 const struct fakefs_cmd fakefs_cmd_materialize = {
     .name = "materialize",
     .summary = "write a profile as a directory tree (DIR/sys, DIR/dev) for --root",
+    .help = help,
     .run = run,
 };

@@ -9,70 +9,59 @@
 #include "core/cleanup.h"
 #include "fakefs_cli.h"
 
-static void mount_help(void)
-{
-        fputs("NAME:\n"
-              "   amd-ctk-fakefs mount - serve a host profile as a live /sys and /dev over FUSE\n"
-              "\n"
-              "USAGE:\n"
-              "   amd-ctk-fakefs mount PROFILE MOUNTPOINT [--foreground] [--faults FILE] [--pidfile FILE] [--debug]\n"
-              "\n"
-              "DESCRIPTION:\n"
-              "   Mounts MOUNTPOINT/sys and MOUNTPOINT/dev as the simulated host shows them (files,\n"
-              "   symbolic links, character device nodes with the profile's numbers, modes and\n"
-              "   owners; the mount is nodev), readable by every user (allow_other).  Returns once\n"
-              "   the mount is up; the server runs in the background until 'amd-ctk-fakefs umount'\n"
-              "   or SIGTERM/SIGINT/SIGHUP, then unmounts.\n"
-              "\n"
-              "   Writing a mode (SPX, DPX, QPX, CPX / NPS1, NPS4, any case) to a GPU's\n"
-              "   current_compute_partition or current_memory_partition repartitions it like the\n"
-              "   amdgpu driver: partitions, DRM nodes and KFD nodes are rebuilt and the KFD\n"
-              "   generation_id is bumped; a mode the GPU does not offer fails with EINVAL.\n"
-              "\n"
-              "   MOUNTPOINT/.fakefs/ctl injects faults, one rule per line; reading it lists the\n"
-              "   active rules:\n"
-              "      eio GLOB        opening/reading/listing matching paths fails with EIO\n"
-              "      enoent GLOB     matching paths vanish\n"
-              "      delay MS GLOB   operations on matching paths wait MS milliseconds\n"
-              "      unplug BDF      hot-unplug the GPU at PCI address BDF\n"
-              "      plug BDF        plug it back\n"
-              "      clear           drop all rules and plug every GPU back\n"
-              "   GLOB is a shell pattern on paths like /sys/class/kfd/kfd/topology/nodes/3/properties\n"
-              "   ('*' does not match '/').\n"
-              "\n"
-              "OPTIONS:\n"
-              "   --foreground     stay in the foreground\n"
-              "   --faults FILE    apply the rules of FILE before mounting\n"
-              "   --pidfile FILE   write the server's process id to FILE\n"
-              "   --debug          log refused writes on stderr (with --foreground)\n"
-              "   --help, -h       show help\n",
-              stdout);
-}
+static const char mount_help[] =
+    "NAME:\n"
+    "   amd-ctk-fakefs mount - serve a host profile as a live /sys and /dev over FUSE\n"
+    "\n"
+    "USAGE:\n"
+    "   amd-ctk-fakefs mount PROFILE MOUNTPOINT [--foreground] [--faults FILE] [--pidfile FILE] [--debug]\n"
+    "\n"
+    "DESCRIPTION:\n"
+    "   Mounts MOUNTPOINT/sys and MOUNTPOINT/dev as the simulated host shows them (files,\n"
+    "   symbolic links, character device nodes with the profile's numbers, modes and\n"
+    "   owners; the mount is nodev), readable by every user (allow_other).  Returns once\n"
+    "   the mount is up; the server runs in the background until 'amd-ctk-fakefs umount'\n"
+    "   or SIGTERM/SIGINT/SIGHUP, then unmounts.\n"
+    "\n"
+    "   Writing a mode (SPX, DPX, QPX, CPX / NPS1, NPS4, any case) to a GPU's\n"
+    "   current_compute_partition or current_memory_partition repartitions it like the\n"
+    "   amdgpu driver: partitions, DRM nodes and KFD nodes are rebuilt and the KFD\n"
+    "   generation_id is bumped; a mode the GPU does not offer fails with EINVAL.\n"
+    "\n"
+    "   MOUNTPOINT/.fakefs/ctl injects faults, one rule per line; reading it lists the\n"
+    "   active rules:\n"
+    "      eio GLOB        opening/reading/listing matching paths fails with EIO\n"
+    "      enoent GLOB     matching paths vanish\n"
+    "      delay MS GLOB   operations on matching paths wait MS milliseconds\n"
+    "      unplug BDF      hot-unplug the GPU at PCI address BDF\n"
+    "      plug BDF        plug it back\n"
+    "      clear           drop all rules and plug every GPU back\n"
+    "   GLOB is a shell pattern on paths like /sys/class/kfd/kfd/topology/nodes/3/properties\n"
+    "   ('*' does not match '/').\n"
+    "\n"
+    "OPTIONS:\n"
+    "   --foreground     stay in the foreground\n"
+    "   --faults FILE    apply the rules of FILE before mounting\n"
+    "   --pidfile FILE   write the server's process id to FILE\n"
+    "   --debug          log refused writes on stderr (with --foreground)\n"
+    "   --help, -h       show help\n";
 
-static void umount_help(void)
-{
-        fputs("NAME:\n"
-              "   amd-ctk-fakefs umount - unmount an amd-ctk-fakefs mount\n"
-              "\n"
-              "USAGE:\n"
-              "   amd-ctk-fakefs umount MOUNTPOINT\n"
-              "\n"
-              "DESCRIPTION:\n"
-              "   Unmounts MOUNTPOINT if it is an amd-ctk-fakefs mount (other file systems are\n"
-              "   refused); the server then exits.  A busy mount, or one whose server died, is\n"
-              "   detached lazily so that it never stays behind.\n"
-              "\n"
-              "OPTIONS:\n"
-              "   --help, -h   show help\n",
-              stdout);
-}
+static const char umount_help[] = "NAME:\n"
+                                  "   amd-ctk-fakefs umount - unmount an amd-ctk-fakefs mount\n"
+                                  "\n"
+                                  "USAGE:\n"
+                                  "   amd-ctk-fakefs umount MOUNTPOINT\n"
+                                  "\n"
+                                  "DESCRIPTION:\n"
+                                  "   Unmounts MOUNTPOINT if it is an amd-ctk-fakefs mount (other file systems are\n"
+                                  "   refused); the server then exits.  A busy mount, or one whose server died, is\n"
+                                  "   detached lazily so that it never stays behind.\n"
+                                  "\n"
+                                  "OPTIONS:\n"
+                                  "   --help, -h   show help\n";
 
 static int mount_run(int argc, char **argv)
 {
-        if (ctk_argv_wants_help(argc, argv)) {
-                mount_help();
-                return 0;
-        }
         struct fakefs_mount_opts opts = {0};
         const char *faults_file = NULL, *args[2] = {NULL, NULL};
         int nargs = 0;
@@ -121,10 +110,6 @@ static int mount_run(int argc, char **argv)
 
 static int umount_run(int argc, char **argv)
 {
-        if (ctk_argv_wants_help(argc, argv)) {
-                umount_help();
-                return 0;
-        }
         int i = 1;
         if (i < argc && strcmp(argv[i], "--") == 0)
                 i++;
@@ -141,11 +126,13 @@ static int umount_run(int argc, char **argv)
 const struct fakefs_cmd fakefs_cmd_mount = {
     .name = "mount",
     .summary = "serve a profile as a live /sys and /dev over FUSE (repartitioning, faults)",
+    .help = mount_help,
     .run = mount_run,
 };
 
 const struct fakefs_cmd fakefs_cmd_umount = {
     .name = "umount",
     .summary = "unmount an amd-ctk-fakefs mount",
+    .help = umount_help,
     .run = umount_run,
 };

@@ -12,6 +12,7 @@
 struct fakefs_cmd {
         const char *name;
         const char *summary;
+        const char *help; /* printed for --help, -h (run is not called then) */
         int (*run)(int argc, char **argv);
 };
 

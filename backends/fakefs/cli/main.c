@@ -51,6 +51,16 @@ int fakefs_usage_error(const char *cmd, const char *fmt, ...)
         return 2;
 }
 
+/* argv[0] is the command's name. */
+static int run_command(const struct fakefs_cmd *c, int argc, char **argv)
+{
+        if (ctk_argv_wants_help(argc, argv)) {
+                fputs(c->help, stdout);
+                return 0;
+        }
+        return c->run(argc, argv);
+}
+
 int main(int argc, char **argv)
 {
         if (argc < 2) {
@@ -62,7 +72,7 @@ int main(int argc, char **argv)
                         for (size_t i = 0; i < NCOMMANDS; i++) {
                                 if (strcmp(argv[2], commands[i]->name) == 0) {
                                         char *hargv[] = {argv[2], (char *)"--help", NULL};
-                                        return commands[i]->run(2, hargv);
+                                        return run_command(commands[i], 2, hargv);
                                 }
                         }
                 }
@@ -71,7 +81,7 @@ int main(int argc, char **argv)
         }
         for (size_t i = 0; i < NCOMMANDS; i++)
                 if (strcmp(argv[1], commands[i]->name) == 0)
-                        return commands[i]->run(argc - 1, argv + 1);
+                        return run_command(commands[i], argc - 1, argv + 1);
         fprintf(stderr, "amd-ctk-fakefs: unknown command '%s'\n\n", argv[1]);
         usage(stderr);
         return 2;
