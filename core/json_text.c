@@ -1,6 +1,7 @@
 #include "json_text.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 bool ctk_json_out_reserve(struct ctk_json_out *o, size_t more)
 {
@@ -65,19 +66,19 @@ static void put_control(struct ctk_json_out *o, unsigned char c, unsigned int fl
         ctk_json_out_put(o, esc, 6);
 }
 
-void ctk_json_out_quote(struct ctk_json_out *o, const char *str, size_t len, unsigned int flags)
+const bool ctk_json_out_plain[2][256] = {
+    {[0x20 ... 0x21] = true, [0x23 ... 0x5b] = true, [0x5d ... 0xff] = true},
+    {[0x20 ... 0x21] = true, [0x23 ... 0x5b] = true, [0x5d ... 0x7f] = true},
+};
+
+void ctk_json_out_quote_rest(struct ctk_json_out *o, const char *str, const char *at, const char *end_,
+                             unsigned int flags)
 {
-        /* Bytes written as they are: all but '"', '\\' and controls, and
-         * with CTK_JSON_ESC_FIX_UTF8 only ASCII. */
-        static const bool plain[256] = {[0x20 ... 0x21] = true, [0x23 ... 0x5b] = true, [0x5d ... 0xff] = true};
-        static const bool plain_ascii[256] = {[0x20 ... 0x21] = true, [0x23 ... 0x5b] = true, [0x5d ... 0x7f] = true};
-        const bool *keep = (flags & CTK_JSON_ESC_FIX_UTF8) ? plain_ascii : plain;
-        const unsigned char *s = (const unsigned char *)str, *end = s + len;
+        const bool *keep = ctk_json_out_plain[(flags & CTK_JSON_ESC_FIX_UTF8) != 0];
+        const unsigned char *s = (const unsigned char *)at, *run = (const unsigned char *)str;
+        const unsigned char *end = (const unsigned char *)(end_ != NULL ? end_ : at + strlen(at));
         ctk_json_out_putc(o, '"');
-        while (s < end) {
-                const unsigned char *run = s;
-                while (keep[*s]) /* stops at the final NUL */
-                        s++;
+        for (;;) {
                 ctk_json_out_put(o, (const char *)run, (size_t)(s - run));
                 if (s == end)
                         break;
@@ -96,6 +97,9 @@ void ctk_json_out_quote(struct ctk_json_out *o, const char *str, size_t len, uns
                                 s += n;
                         }
                 }
+                run = s;
+                while (keep[*s]) /* stops at the final NUL */
+                        s++;
         }
         ctk_json_out_putc(o, '"');
 }

@@ -64,9 +64,56 @@ enum {
         CTK_JSON_ESC_JANSSON = CTK_JSON_ESC_SHORT | CTK_JSON_ESC_UPPER_HEX,
 };
 
+/* Bytes written as they are: [0] all but '"', '\\' and controls; [1] (for
+ * CTK_JSON_ESC_FIX_UTF8) only those that are ASCII. */
+extern const bool ctk_json_out_plain[2][256];
+
+/* From at, the first byte of str to escape, to end (NULL: str's NUL). */
+void ctk_json_out_quote_rest(struct ctk_json_out *o, const char *str, const char *at, const char *end,
+                             unsigned int flags);
+
+/* The first byte from s on that is not written as it is. */
+static inline const char *ctk_json_out_plain_end(const char *s, unsigned int flags)
+{
+        const bool *keep = ctk_json_out_plain[(flags & CTK_JSON_ESC_FIX_UTF8) != 0];
+        const unsigned char *p = (const unsigned char *)s;
+        while (keep[*p]) /* stops at the NUL at the latest */
+                p++;
+        return (const char *)p;
+}
+
+/* "s" for len bytes that need no escaping: one copy (most strings). */
+static inline void ctk_json_out_quote_plain(struct ctk_json_out *o, const char *s, size_t len)
+{
+        if (o->n + len + 3 > o->cap && !ctk_json_out_reserve(o, len + 2))
+                return;
+        char *d = o->p + o->n;
+        d[0] = '"';
+        memcpy(d + 1, s, len);
+        d[len + 1] = '"';
+        o->n += len + 2;
+}
+
 /* The len bytes at s as a JSON string, quotes included.  s[len] must be
  * '\0' (as in C strings and jansson's; NULs before it are escaped). */
-void ctk_json_out_quote(struct ctk_json_out *o, const char *s, size_t len, unsigned int flags);
+static inline void ctk_json_out_quote(struct ctk_json_out *o, const char *s, size_t len, unsigned int flags)
+{
+        const char *at = ctk_json_out_plain_end(s, flags);
+        if (at == s + len)
+                ctk_json_out_quote_plain(o, s, len);
+        else
+                ctk_json_out_quote_rest(o, s, at, s + len, flags);
+}
+
+/* The same for the C string s. */
+static inline void ctk_json_out_quote_str(struct ctk_json_out *o, const char *s, unsigned int flags)
+{
+        const char *at = ctk_json_out_plain_end(s, flags);
+        if (*at == '\0')
+                ctk_json_out_quote_plain(o, s, (size_t)(at - s));
+        else
+                ctk_json_out_quote_rest(o, s, at, NULL, flags);
+}
 
 /* The text, NUL-terminated (*len, if not NULL, without the NUL); NULL
  * after ENOMEM, the buffer freed either way. */

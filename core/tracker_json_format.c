@@ -15,7 +15,7 @@
  * reads the file back, rejects them). */
 static inline void put_string(struct ctk_json_out *o, const char *s)
 {
-        ctk_json_out_quote(o, s, strlen(s), CTK_JSON_ESC_FIX_UTF8);
+        ctk_json_out_quote_str(o, s, CTK_JSON_ESC_FIX_UTF8);
 }
 
 static void put_gpu(struct ctk_json_out *o, const struct ctk_tracker_gpu *g)
