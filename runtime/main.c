@@ -26,13 +26,8 @@
 static int fail(const struct rt_args *a, const struct ctk_error *err)
 {
         const char *msg = err != NULL ? err->msg : "unknown error";
-        _cleanup_free_ char *line = NULL;
-        if (asprintf(&line, IDENT ": %s", msg) < 0)
-                line = NULL;
-        fprintf(stderr, "%s\n", line != NULL ? line : msg);
         ctk_log(CTK_LOG_ERROR, "%s", msg);
-        rt_runc_log_error(a, line != NULL ? line : msg);
-        return 1;
+        return rt_report_error(a, msg);
 }
 
 static int load_config(const struct rt_args *a, struct ctk_config *cfg, struct ctk_error **err)

@@ -51,3 +51,14 @@ void rt_runc_log_error(const struct rt_args *a, const char *msg)
         }
         free(line);
 }
+
+int rt_report_error(const struct rt_args *a, const char *msg)
+{
+        char *line = NULL;
+        if (asprintf(&line, "amd-container-runtime: %s", msg) < 0)
+                line = NULL;
+        fprintf(stderr, "%s\n", line != NULL ? line : msg);
+        rt_runc_log_error(a, line != NULL ? line : msg);
+        free(line);
+        return 1;
+}

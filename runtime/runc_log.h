@@ -17,4 +17,9 @@ char *rt_runc_log_line(const char *format, const char *level, const char *msg, c
 /* Appends msg as an error to a->log (when given).  Best effort. */
 void rt_runc_log_error(const struct rt_args *a, const char *msg);
 
+/* The runtime's one error line, "amd-container-runtime: msg", on stderr and
+ * in runc's log (launcher and full runtime alike).  Returns 1, the exit
+ * status. */
+int rt_report_error(const struct rt_args *a, const char *msg);
+
 #endif

@@ -28,16 +28,6 @@
 #include "runtime/lowlevel.h"
 #include "runtime/runc_log.h"
 
-#define IDENT "amd-container-runtime"
-
-/* One line on stderr and in runc's log; exit 1. */
-static int fail(const struct rt_args *a, const char *msg)
-{
-        fprintf(stderr, IDENT ": %s\n", msg);
-        rt_runc_log_error(a, msg);
-        return 1;
-}
-
 /* The configuration as the full runtime would read it, when the launcher
  * can read it too. */
 static bool load_config(const struct rt_args *a, struct ctk_config *cfg)
@@ -114,15 +104,8 @@ int main(int argc, char **argv)
         bool parsed = rt_args_parse(argc, argv, &a, &err) == 0;
         char msg[PATH_MAX * 3];
         if (getenv(RT_LAUNCHER_ENV) != NULL) /* the full runtime never execs the launcher */
-                return fail(&a, "started by itself (" RT_LAUNCHER_ENV " is set): set runtime-path to runc or crun");
-
-        char self[PATH_MAX];
-        ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-        if (n <= 0) {
-                snprintf(msg, sizeof(msg), "cannot read /proc/self/exe: %s", strerror(errno));
-                return fail(&a, msg);
-        }
-        self[n] = '\0';
+                return rt_report_error(&a, "started by itself (" RT_LAUNCHER_ENV
+                                           " is set): set runtime-path to runc or crun");
 
         if (parsed) {
                 _cleanup_free_ char *runtime = direct_runtime(&a);
@@ -131,11 +114,19 @@ int main(int argc, char **argv)
                 /* if that failed, the full runtime reports it */
         }
 
+        char self[PATH_MAX];
+        ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+        if (n <= 0) {
+                snprintf(msg, sizeof(msg), "cannot read /proc/self/exe: %s", strerror(errno));
+                return rt_report_error(&a, msg);
+        }
+        self[n] = '\0';
+
         char full[PATH_MAX * 2];
         const char *slash = strrchr(self, '/');
         snprintf(full, sizeof(full), "%.*s/%s", (int)(slash - self), self, RT_FULL_RUNTIME);
         setenv(RT_LAUNCHER_ENV, self, 1);
         execv(full, argv);
         snprintf(msg, sizeof(msg), "cannot run %s: %s (reinstall amd-container-toolkit)", full, strerror(errno));
-        return fail(&a, msg);
+        return rt_report_error(&a, msg);
 }

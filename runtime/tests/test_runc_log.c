@@ -85,13 +85,30 @@ static void test_appends_to_log_file(void **state)
         rt_runc_log_error(&to_stderr, "ignored");
 }
 
+/* The runtime's error line: prefixed, in the log as on stderr; exit 1. */
+static void test_report_error(void **state)
+{
+        (void)state;
+        char path[] = "/tmp/rt-runclog-XXXXXX";
+        int fd = mkstemp(path);
+        assert_true(fd >= 0);
+        close(fd);
+        struct rt_args a = {.log = path, .log_format = "json"};
+        assert_int_equal(rt_report_error(&a, "GPU 9 does not exist"), 1);
+        _cleanup_free_ char *text = NULL;
+        _cleanup_error_ struct ctk_error *err = NULL;
+        assert_int_equal(ctk_file_read_all(path, &text, NULL, &err), 0);
+        const char *want = "{\"level\":\"error\",\"msg\":\"amd-container-runtime: GPU 9 does not exist\",\"time\":";
+        assert_int_equal(strncmp(text, want, strlen(want)), 0);
+        unlink(path);
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
-            cmocka_unit_test(test_json_line),
-            cmocka_unit_test(test_json_escapes),
-            cmocka_unit_test(test_text_line),
-            cmocka_unit_test(test_appends_to_log_file),
+            cmocka_unit_test(test_json_line),    cmocka_unit_test(test_json_escapes),
+            cmocka_unit_test(test_text_line),    cmocka_unit_test(test_appends_to_log_file),
+            cmocka_unit_test(test_report_error),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }
