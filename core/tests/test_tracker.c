@@ -33,8 +33,8 @@ static int setup(void **state)
 {
         struct fx *f = calloc(1, sizeof(*f));
         f->dir = fx_tmpdir();
-        f->state_dir = fx_path(f->dir, "state");
-        f->boot = fx_path(f->dir, "boot_id");
+        f->state_dir = scratch_path(f->dir, "state");
+        f->boot = scratch_path(f->dir, "boot_id");
         fx_write(f->boot, "boot-1\n");
         fx_gpus(&f->gpus, 4);
         struct ctk_tracker_opts o = {.state_dir = f->state_dir, .boot_id_path = f->boot, .lock_timeout_ms = 2000};
@@ -356,7 +356,7 @@ static void test_status_reconciles(void **state)
 {
         struct fx *f = *state;
         enable(f);
-        _cleanup_free_ char *root = fx_path(f->dir, "runc");
+        _cleanup_free_ char *root = scratch_path(f->dir, "runc");
         mkdir(root, 0700);
         pid_t child = fork();
         if (child == 0)
@@ -370,9 +370,9 @@ static void test_status_reconciles(void **state)
         assert_int_equal(ctk_tracker_allocate(f->t, &f->gpus, &gone, &tracked, NULL), 0);
         /* (The allocation above is dropped right away by the next one: its
          * creator is gone and runc has no state for it.) */
-        _cleanup_free_ char *d = fx_path(root, ID_B);
+        _cleanup_free_ char *d = scratch_path(root, ID_B);
         mkdir(d, 0700);
-        _cleanup_free_ char *sj = fx_path(d, "state.json");
+        _cleanup_free_ char *sj = scratch_path(d, "state.json");
         fx_write(sj, "{}");
         assert_int_equal(ctk_tracker_allocate(f->t, &f->gpus, &live, &tracked, NULL), 0);
         _cleanup_tracker_state_ struct ctk_tracker_state st = {0};

@@ -158,17 +158,6 @@ static void test_other_spellings_are_handed_on(void **state)
         }
 }
 
-static char *strict_error(const char *text)
-{
-        struct ctk_tracker_state st;
-        struct ctk_error *err = NULL;
-        assert_int_equal(ctk_tracker_state_parse(text, strlen(text), &st, &err), -1);
-        assert_non_null(err);
-        char *msg = strdup(err->msg);
-        ctk_error_free(err);
-        return msg;
-}
-
 #define HEAD "{\"version\":1,\"enabled\":true,\"bootId\":null,\"gpus\":["
 #define GPU0 "{\"uuid\":\"0x1\",\"pci\":\"p\",\"partition\":\"\",\"drm\":[],\"accessibility\":\"shared\"}"
 
@@ -200,7 +189,7 @@ static void test_invalid_content_is_an_error(void **state)
         };
         for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
                 assert_int_equal(both(cases[i].text, strlen(cases[i].text)), 0);
-                _cleanup_free_ char *msg = strict_error(cases[i].text);
+                _cleanup_free_ char *msg = fx_parse_error(cases[i].text);
                 if (strstr(msg, cases[i].msg) == NULL)
                         fail_msg("case %zu: \"%s\" does not say \"%s\"", i, msg, cases[i].msg);
         }

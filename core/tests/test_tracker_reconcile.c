@@ -25,7 +25,7 @@ static int setup(void **state)
 {
         struct fx *f = calloc(1, sizeof(*f));
         f->dir = fx_tmpdir();
-        f->root = fx_path(f->dir, "runc");
+        f->root = scratch_path(f->dir, "runc");
         mkdir(f->root, 0700);
         struct ctk_gpu_list gpus = {0};
         fx_gpus(&gpus, 4);
@@ -48,9 +48,9 @@ static int teardown(void **state)
 /* Makes <root>/<id>/<file> exist, like runc (state.json) or crun (status). */
 static void runtime_has(struct fx *f, const char *id, const char *file)
 {
-        _cleanup_free_ char *d = fx_path(f->root, id);
+        _cleanup_free_ char *d = scratch_path(f->root, id);
         mkdir(d, 0700);
-        _cleanup_free_ char *p = fx_path(d, file);
+        _cleanup_free_ char *p = scratch_path(d, file);
         assert_int_equal(fx_write(p, "{}"), 0);
 }
 
@@ -83,9 +83,9 @@ static void test_proc_start_time(void **state)
 
         /* A comm with spaces and parentheses; a zombie is not running. */
         char *dir = fx_tmpdir();
-        _cleanup_free_ char *pd = fx_path(dir, "77");
+        _cleanup_free_ char *pd = scratch_path(dir, "77");
         mkdir(pd, 0700);
-        _cleanup_free_ char *stat = fx_path(pd, "stat");
+        _cleanup_free_ char *stat = scratch_path(pd, "stat");
         fx_write(stat, "77 (a) b (c) S 1 77 77 0 -1 4194560 100 0 0 0 0 0 0 0 20 0 1 0 98765 0 0\n");
         assert_int_equal(ctk_proc_start_time(dir, 77, &a), 0);
         assert_true(a == 98765);
@@ -107,7 +107,7 @@ static void test_drops_containers_gone_from_runtime_root(void **state)
         runtime_has(f, "alive-runc", "state.json");
         runtime_has(f, "alive-crun", "status");
         /* A directory without state (runc removed the state) counts as gone. */
-        _cleanup_free_ char *d = fx_path(f->root, "deleted");
+        _cleanup_free_ char *d = scratch_path(f->root, "deleted");
         mkdir(d, 0700);
 
         /* Only the holders of GPUs of interest are looked at. */
@@ -129,7 +129,7 @@ static void test_drops_containers_gone_from_runtime_root(void **state)
 static void test_missing_root_means_gone(void **state)
 {
         struct fx *f = *state;
-        _cleanup_free_ char *nowhere = fx_path(f->dir, "no-such-root");
+        _cleanup_free_ char *nowhere = scratch_path(f->dir, "no-such-root");
         track(f, "c1", nowhere, 0, 0, 3);
         assert_int_equal(ctk_tracker_reconcile(&f->st, "/proc", NULL), 1);
         assert_int_equal(ctk_tracker_state_count_holders(&f->st, 3), 0);
@@ -197,7 +197,7 @@ static void test_boot_id_change_drops_allocations(void **state)
 static void test_read_boot_id(void **state)
 {
         struct fx *f = *state;
-        _cleanup_free_ char *p = fx_path(f->dir, "boot_id");
+        _cleanup_free_ char *p = scratch_path(f->dir, "boot_id");
         assert_null(ctk_read_boot_id(p));
         fx_write(p, "  1b2c3d4e-aaaa-bbbb-cccc-0123456789ab\n");
         _cleanup_free_ char *id = ctk_read_boot_id(p);

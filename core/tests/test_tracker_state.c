@@ -20,17 +20,6 @@ static void parse_ok(const char *text, struct ctk_tracker_state *st)
                 fail_msg("parse failed: %s", err->msg);
 }
 
-static char *parse_err(const char *text)
-{
-        struct ctk_tracker_state st;
-        struct ctk_error *err = NULL;
-        assert_int_equal(ctk_tracker_state_parse(text, strlen(text), &st, &err), -1);
-        assert_non_null(err);
-        char *msg = strdup(err->msg);
-        ctk_error_free(err);
-        return msg;
-}
-
 static void test_init_records_host_gpus(void **state)
 {
         (void)state;
@@ -165,7 +154,7 @@ static void test_corrupt_inputs(void **state)
         };
 #undef HEAD
         for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-                _cleanup_free_ char *msg = parse_err(cases[i].text);
+                _cleanup_free_ char *msg = fx_parse_error(cases[i].text);
                 if (strstr(msg, cases[i].want) == NULL)
                         fail_msg("case %zu: \"%s\" does not contain \"%s\"", i, msg, cases[i].want);
         }

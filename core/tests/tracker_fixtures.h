@@ -127,12 +127,17 @@ static inline int fx_write(const char *path, const char *text)
         return fclose(f);
 }
 
-static inline char *fx_path(const char *dir, const char *name)
+/* The message of parsing text as a tracker state, which must fail
+ * (malloc'ed). */
+static inline char *fx_parse_error(const char *text)
 {
-        char *p = NULL;
-        if (asprintf(&p, "%s/%s", dir, name) < 0)
-                return NULL;
-        return p;
+        struct ctk_tracker_state st;
+        struct ctk_error *err = NULL;
+        assert_int_equal(ctk_tracker_state_parse(text, strlen(text), &st, &err), -1);
+        assert_non_null(err);
+        char *msg = strdup(err->msg);
+        ctk_error_free(err);
+        return msg;
 }
 
 #endif
