@@ -97,6 +97,14 @@ static int lookup(const char *path, struct ctk_fakefs_tree **tree, const struct 
         return 0;
 }
 
+/* lookup() after the fault rules for path (content: the operation reads
+ * what the path holds, not only its attributes). */
+static int find(const char *path, bool content, struct ctk_fakefs_tree **tree, const struct ctk_fakefs_node **n)
+{
+        int rc = faults(path, content);
+        return rc < 0 ? rc : lookup(path, tree, n);
+}
+
 static int fakefs_getattr(const char *path, struct stat *st, struct fuse_file_info *fi)
 {
         (void)fi;
@@ -111,12 +119,10 @@ static int fakefs_getattr(const char *path, struct stat *st, struct fuse_file_in
                 st->st_atime = st->st_mtime = st->st_ctime = fs()->start;
                 return 0;
         }
-        int rc = faults(path, false);
-        if (rc < 0)
-                return rc;
         _cleanup_fakefs_tree_ struct ctk_fakefs_tree *t = NULL;
         const struct ctk_fakefs_node *n;
-        if ((rc = lookup(path, &t, &n)) < 0)
+        int rc = find(path, false, &t, &n);
+        if (rc < 0)
                 return rc;
         fill_stat(n, st);
         if (strcmp(path, "/") == 0)
@@ -126,12 +132,10 @@ static int fakefs_getattr(const char *path, struct stat *st, struct fuse_file_in
 
 static int fakefs_readlink(const char *path, char *buf, size_t size)
 {
-        int rc = faults(path, true);
-        if (rc < 0)
-                return rc;
         _cleanup_fakefs_tree_ struct ctk_fakefs_tree *t = NULL;
         const struct ctk_fakefs_node *n;
-        if ((rc = lookup(path, &t, &n)) < 0)
+        int rc = find(path, true, &t, &n);
+        if (rc < 0)
                 return rc;
         if (n->type != CTK_NODE_LINK)
                 return -EINVAL;
@@ -161,12 +165,10 @@ static int fakefs_opendir(const char *path, struct fuse_file_info *fi)
         struct handle *h;
         if (is_ctl_dir(path))
                 return new_handle(fi, &h);
-        int rc = faults(path, true);
-        if (rc < 0)
-                return rc;
         struct ctk_fakefs_tree *t;
         const struct ctk_fakefs_node *n;
-        if ((rc = lookup(path, &t, &n)) < 0)
+        int rc = find(path, true, &t, &n);
+        if (rc < 0)
                 return rc;
         if (n->type != CTK_NODE_DIR) {
                 ctk_fakefs_tree_unref(t);
@@ -256,11 +258,9 @@ static int fakefs_open(const char *path, struct fuse_file_info *fi)
                 }
                 return 0;
         }
-        if ((rc = faults(path, true)) < 0)
-                return rc;
         struct ctk_fakefs_tree *t;
         const struct ctk_fakefs_node *n;
-        if ((rc = lookup(path, &t, &n)) < 0)
+        if ((rc = find(path, true, &t, &n)) < 0)
                 return rc;
         if (n->type == CTK_NODE_DIR || (wants_write(fi) && n->write_kind == CTK_FAKEFS_WRITE_NONE)) {
                 ctk_fakefs_tree_unref(t);
