@@ -232,6 +232,62 @@ write_profile() { # FILE JSON
         [ "$(line mount)" = "error EFAULT" ]
 }
 
+@test "docker with CAP_SYS_ADMIN and a profile that denies unshare and mount: the rule leaves them denied" {
+        # Without CAP_SYS_ADMIN the kernel refuses unshare(CLONE_NEWNS) by itself; with it,
+        # only the profile can. Docker's profile minus unshare and mount in its CAP_SYS_ADMIN rule,
+        # and minus our NUMA rule (the runtime adds it):
+        ctk seccomp profile | jq '.syscalls |= (.[:-1] | map(if .includes.caps == ["CAP_SYS_ADMIN"]
+                then .names -= ["unshare", "mount"] else . end))' >"$BATS_TEST_TMPDIR/no-unshare.json"
+        # the probe can tell: unconfined, with the capability, both calls get past seccomp
+        probe --cap-add SYS_ADMIN --security-opt seccomp=unconfined
+        [ "$(line unshare)" = ok ]
+        [ "$(line mount)" = "error EFAULT" ]
+
+        probe --runtime=amd -e AMD_VISIBLE_DEVICES=0 --cap-add SYS_ADMIN \
+                --security-opt "seccomp=$BATS_TEST_TMPDIR/no-unshare.json"
+        [ "$(line kfd)" = present ]
+        [[ "$RT_LOG" == *"seccomp profile: allowed the NUMA memory-policy syscalls"* ]]
+        assert_numa_allowed
+        assert_rest_denied
+}
+
+# capture_config NAME DOCKER-RUN-OPTIONS...: starts a container of the private
+# dockerd, copies the config.json its runtime ran it with (after the runtime's
+# edits) to $BATS_TEST_TMPDIR/NAME.json and removes the container.
+capture_config() {
+        local name=$1 id cfg
+        shift
+        docker run -d --network none --name "$name" "$@" busybox sleep 300 >/dev/null
+        id=$(docker inspect -f '{{.Id}}' "$name")
+        cfg=$(find "$DOCKERD_DIR" -path "*/$id/config.json" | head -n1)
+        [ -n "$cfg" ] || {
+                echo "no config.json for $name ($id) below $DOCKERD_DIR"
+                docker rm -f "$name" >/dev/null
+                return 1
+        }
+        cp "$cfg" "$BATS_TEST_TMPDIR/$name.json"
+        docker rm -f "$name" >/dev/null
+}
+
+@test "the private dockerd renders Docker's profile as the unit tests' fixture has it; the runtime appends exactly the rule" {
+        fixture=$CTK_REPO/core/tests/fixtures/docker-default-config.json
+        capture_config plain
+        capture_config gpu --runtime=amd -e AMD_VISIBLE_DEVICES=0
+        capture_config nogpu --runtime=amd
+        cd "$BATS_TEST_TMPDIR"
+        # the unit tests (test_seccomp_numa) edit what this dockerd renders today
+        jq -e --slurpfile f "$fixture" '.linux.seccomp == $f[0].linux.seccomp' plain.json
+        jq -e '.linux.seccomp.defaultAction == "SCMP_ACT_ERRNO" and
+                ([.linux.seccomp.syscalls[].names[]] | index("mbind") == null)' plain.json
+        # with a GPU: one rule appended, the rest of the profile as dockerd rendered it
+        jq -e --slurpfile p plain.json '.linux.seccomp.syscalls[-1] == {"names": ["get_mempolicy", "mbind",
+                "set_mempolicy", "set_mempolicy_home_node"], "action": "SCMP_ACT_ALLOW"} and
+                (.linux.seccomp | .syscalls |= .[:-1]) == $p[0].linux.seccomp' gpu.json
+        jq -e '.linux.devices | map(.path) | index("/dev/kfd") != null' gpu.json
+        # without: the profile as dockerd rendered it
+        jq -e --slurpfile p plain.json '.linux.seccomp == $p[0].linux.seccomp' nogpu.json
+}
+
 # A bundle in $T/bundle whose process is numa-probe, under the linux.seccomp
 # section dockerd 20.10 rendered for a default container (the unit tests'
 # fixture, captured by core/tests/fixtures/capture-docker-config.sh).

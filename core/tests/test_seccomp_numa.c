@@ -8,7 +8,9 @@
  * are config.json files that a real dockerd (20.10.24, Debian 12) rendered for
  * `docker run --network none IMAGE sleep 300`, without and with
  * `--cap-add SYS_NICE`; they were captured from a private dockerd with
- * fixtures/capture-docker-config.sh, which also explains how. */
+ * fixtures/capture-docker-config.sh, which also explains how.  bats/seccomp.bats
+ * captures config.json from its own private dockerd and checks that the
+ * default one still has exactly this fixture's linux.seccomp section. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
