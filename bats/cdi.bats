@@ -111,6 +111,27 @@ gpu_profiles() {
         [ "$(stat -c %a "$OUT/x/y/amd.json")" = 640 ]
 }
 
+@test "generate and validate: the default spec is /etc/cdi/amd.json (private mount namespace)" {
+        [ "$(id -u)" -eq 0 ] || skip "needs root (a private mount namespace with /etc as an overlay)"
+        mkdir -p "$OUT/up" "$OUT/work"
+        # /etc/cdi as this host has it (often absent) is what the namespace starts from;
+        # writes land in $OUT/up, the host's /etc is never touched
+        run unshare --mount --propagation private sh -ec '
+                mount -t overlay overlay -o "lowerdir=/etc,upperdir=$1/up,workdir=$1/work" /etc
+                [ "$(stat -f -c %T /etc)" = overlayfs ]
+                rm -rf /etc/cdi
+                "$2" --profile "$3" cdi generate
+                stat -c "%a %s" /etc/cdi/amd.json
+                "$2" --profile "$3" cdi validate' sh "$OUT" "$CTK" "$(profile seed-4xmi210)"
+        echo "$output"
+        [ "$status" -eq 0 ]
+        [ "${lines[0]}" = "Generated CDI spec: /etc/cdi/amd.json" ]
+        [ "${lines[1]}" = "644 $(stat -c %s "$OUT/up/cdi/amd.json")" ]
+        [ "${lines[2]}" = "Validating CDI spec: /etc/cdi/amd.json" ]
+        [ "${lines[3]}" = "CDI spec is valid" ]
+        "$CTK" --profile "$(profile seed-4xmi210)" cdi generate --output - | cmp - "$OUT/up/cdi/amd.json"
+}
+
 @test "generate: a failed generation leaves the existing file byte-identical" {
         f="$OUT/amd.json"
         printf '{"previous": "content"}\n' >"$f"
