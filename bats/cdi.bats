@@ -378,6 +378,34 @@ amd.com/gpu=3
         [ "$(jq '.problems | length' <<<"$output")" -eq 1 ]
 }
 
+@test "list --spec-dirs: by default /etc/cdi, then /var/run/cdi (private mount namespace)" {
+        [ "$(id -u)" -eq 0 ] || skip "needs root (a private mount namespace with /etc as an overlay)"
+        mkdir -p "$OUT/up" "$OUT/work"
+        "$CTK" --profile "$(profile seed-4xmi210)" cdi generate --output "$OUT/etc.json"
+        "$CTK" --profile "$(profile mi210-xgmi-x8)" cdi generate --output "$OUT/run.json"
+        # no configuration file (the defaults), /var/run/cdi through whatever /var/run is
+        # on this host (usually a link to /run)
+        run unshare --mount --propagation private sh -ec '
+                mount -t overlay overlay -o "lowerdir=/etc,upperdir=$1/up,workdir=$1/work" /etc
+                [ "$(stat -f -c %T /etc)" = overlayfs ]
+                rm -rf /etc/cdi /etc/amd-container-toolkit
+                mkdir /etc/cdi
+                cp "$1/etc.json" /etc/cdi/amd.json
+                run=$(realpath /var/run)
+                mount -t tmpfs -o mode=0755 tmpfs "$run"
+                mkdir /var/run/cdi
+                cp "$1/run.json" /var/run/cdi/amd.json
+                env -u AMD_CTK_CONFIG "$2" cdi list --spec-dirs' sh "$OUT" "$CTK"
+        echo "$output"
+        [ "$status" -eq 0 ]
+        [ "${lines[0]}" = "Found 9 CDI devices in /etc/cdi, /var/run/cdi" ]
+        [ "${lines[1]}" = "amd.com/gpu=0 (/var/run/cdi/amd.json, overrides /etc/cdi/amd.json)" ]
+        [ "${lines[4]}" = "amd.com/gpu=3 (/var/run/cdi/amd.json, overrides /etc/cdi/amd.json)" ]
+        [ "${lines[5]}" = "amd.com/gpu=4 (/var/run/cdi/amd.json)" ]
+        [ "${lines[9]}" = "amd.com/gpu=all (/var/run/cdi/amd.json, overrides /etc/cdi/amd.json)" ]
+        [ "${#lines[@]}" -eq 10 ]
+}
+
 @test "list --spec-dirs: missing directories are empty" {
         run "$CTK" cdi list --spec-dir "$BATS_TEST_TMPDIR/none"
         [ "$status" -eq 0 ]
