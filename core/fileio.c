@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,8 +63,10 @@ static int write_all(int fd, const char *p, size_t len)
         return 0;
 }
 
-/* Gives the temporary file the mode and owner the final file should have. */
-static int copy_attributes(int fd, const char *path, mode_t new_mode)
+/* Gives the temporary file the mode and owner the final file should have:
+ * those of the existing file (its mode only unless force_mode), new_mode for
+ * a new one. */
+static int copy_attributes(int fd, const char *path, mode_t new_mode, bool force_mode)
 {
         struct stat st;
         if (stat(path, &st) < 0) {
@@ -74,7 +77,7 @@ static int copy_attributes(int fd, const char *path, mode_t new_mode)
         if ((st.st_uid != geteuid() || st.st_gid != getegid()) && fchown(fd, st.st_uid, st.st_gid) < 0 &&
             errno != EPERM)
                 return -1;
-        return fchmod(fd, st.st_mode & 07777);
+        return fchmod(fd, force_mode ? new_mode : st.st_mode & 07777);
 }
 
 static void sync_dir(const char *dir)
@@ -88,7 +91,8 @@ static void sync_dir(const char *dir)
         }
 }
 
-int ctk_file_write_atomic(const char *path, const void *data, size_t len, mode_t new_mode, struct ctk_error **err)
+static int write_atomic(const char *path, const void *data, size_t len, mode_t new_mode, bool force_mode,
+                        struct ctk_error **err)
 {
         const char *slash = strrchr(path, '/');
         _cleanup_free_ char *dir =
@@ -100,7 +104,7 @@ int ctk_file_write_atomic(const char *path, const void *data, size_t len, mode_t
         _cleanup_close_ int fd = mkostemp(tmp, O_CLOEXEC);
         if (fd < 0)
                 return ctk_error_errno(err, errno, "cannot create a temporary file in %s", dir);
-        if (copy_attributes(fd, path, new_mode) < 0 || write_all(fd, data, len) < 0 || fsync(fd) < 0) {
+        if (copy_attributes(fd, path, new_mode, force_mode) < 0 || write_all(fd, data, len) < 0 || fsync(fd) < 0) {
                 int e = errno;
                 unlink(tmp);
                 return ctk_error_errno(err, e, "cannot write %s", tmp);
@@ -118,4 +122,14 @@ int ctk_file_write_atomic(const char *path, const void *data, size_t len, mode_t
         }
         sync_dir(dir);
         return 0;
+}
+
+int ctk_file_write_atomic(const char *path, const void *data, size_t len, mode_t new_mode, struct ctk_error **err)
+{
+        return write_atomic(path, data, len, new_mode, false, err);
+}
+
+int ctk_file_write_atomic_mode(const char *path, const void *data, size_t len, mode_t mode, struct ctk_error **err)
+{
+        return write_atomic(path, data, len, mode, true, err);
 }

@@ -17,4 +17,9 @@ int ctk_file_read_all(const char *path, char **out, size_t *len, struct ctk_erro
  * new_mode.  On failure path is unchanged and no temporary file remains. */
 int ctk_file_write_atomic(const char *path, const void *data, size_t len, mode_t new_mode, struct ctk_error **err);
 
+/* The same, but the file gets mode whether it existed or not (its owner is
+ * kept, when permitted): for generated files whose mode is part of their
+ * contract. */
+int ctk_file_write_atomic_mode(const char *path, const void *data, size_t len, mode_t mode, struct ctk_error **err);
+
 #endif

@@ -23,8 +23,8 @@ static void usage(FILE *f)
               "   its index as in AMD_VISIBLE_DEVICES, and a device 'all'.  Each device has\n"
               "   its card and render nodes and /dev/kfd, with the host's numbers, mode and\n"
               "   owner.  cdiVersion is the oldest version that has every feature used, so\n"
-              "   older container engines accept the spec.  The file is replaced atomically;\n"
-              "   a new file gets mode 0644, an existing one keeps its mode and owner.\n"
+              "   older container engines accept the spec.  The file is replaced atomically\n"
+              "   and gets mode 0644, so that every CDI client can read it.\n"
               "\n"
               "OPTIONS:\n"
               "   --output PATH                 output file, '-' for stdout (default: \"" CTK_CDI_DEFAULT_OUTPUT "\")\n"
@@ -68,7 +68,7 @@ static int write_spec(const char *output, const char *text)
                 return ctk_cdi_finish_output();
         }
         if (ctk_mkdir_parent(output, 0755, &err) < 0 ||
-            ctk_file_write_atomic(output, text, strlen(text), 0644, &err) < 0) {
+            ctk_file_write_atomic_mode(output, text, strlen(text), 0644, &err) < 0) {
                 ctk_error_prefix(&err, "failed to write CDI spec");
                 return ctk_cli_fail(err);
         }

@@ -119,6 +119,20 @@ static void test_write_atomic_new_file(void **state)
         assert_int_equal(st.st_size, 2);
 }
 
+static void test_write_atomic_mode_is_forced(void **state)
+{
+        (void)state;
+        _cleanup_free_ char *p = scratch_path(dir, "forced.json");
+        _cleanup_error_ struct ctk_error *err = NULL;
+        assert_int_equal(ctk_file_write_atomic_mode(p, "a", 1, 0644, &err), 0);
+        assert_int_equal(chmod(p, 0600), 0);
+        assert_int_equal(ctk_file_write_atomic_mode(p, "bb", 2, 0644, &err), 0);
+        struct stat st;
+        assert_int_equal(stat(p, &st), 0);
+        assert_int_equal(st.st_mode & 07777, 0644);
+        assert_int_equal(st.st_size, 2);
+}
+
 static void test_write_atomic_failure_leaves_file(void **state)
 {
         (void)state;
@@ -182,6 +196,7 @@ int main(void)
             cmocka_unit_test(test_read_missing),
             cmocka_unit_test(test_write_atomic_keeps_mode),
             cmocka_unit_test(test_write_atomic_new_file),
+            cmocka_unit_test(test_write_atomic_mode_is_forced),
             cmocka_unit_test(test_write_atomic_failure_leaves_file),
             cmocka_unit_test(test_write_relative_path),
             cmocka_unit_test(test_mkdir_parent),
