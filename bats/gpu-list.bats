@@ -75,7 +75,11 @@ tree() { echo "$TREES/$1"; }
 @test "gpu list --json: index order, key order, table agrees, for every profile with amdgpu" {
         for p in "$PROFILES"/*.json; do
                 run "$CTK" --profile "$p" gpu list --json
-                [ "$status" -eq 0 ] || continue # no-amdgpu is checked below
+                if [ "$(basename "$p")" = no-amdgpu.json ]; then
+                        [ "$status" -eq 1 ] # checked below
+                        continue
+                fi
+                [ "$status" -eq 0 ]
                 json=$output
                 n=$(jq length <<<"$json")
                 # indices are 0..n-1 in order
@@ -161,6 +165,38 @@ tree() { echo "$TREES/$1"; }
                         [[ "$stderr" == "amd-ctk: "*"amdgpu driver is not loaded"*"modprobe amdgpu"* ]]
                 done
         done
+}
+
+@test "a malformed profile: file:line:column in one line, exit 1, nothing on stdout" {
+        printf '{\n  "gpus": [\n    {"pci": "0000:03:00.0",,}\n  ]\n}\n' >"$BATS_TEST_TMPDIR/bad.json"
+        for cmd in "gpu list" "gpu list --json" "gpu list --all-vendors" "cdi list"; do
+                run --separate-stderr "$CTK" --profile "$BATS_TEST_TMPDIR/bad.json" $cmd
+                [ "$status" -eq 1 ]
+                [ -z "$output" ]
+                [ "${#stderr_lines[@]}" -eq 1 ]
+                [[ "$stderr" == "amd-ctk: "*"$BATS_TEST_TMPDIR/bad.json:3:28: "* ]]
+        done
+}
+
+@test "an unparseable KFD topology number: the file and the key in one line, exit 1, nothing on stdout" {
+        host="$BATS_TEST_TMPDIR/host"
+        cp -a "$(tree seed-4xmi210)" "$host"
+        props="$host/sys/class/kfd/kfd/topology/nodes/3/properties"
+        chmod u+w "$props"
+        sed -i 's/^location_id .*/location_id 0x4300/' "$props"
+        for cmd in "gpu list" "gpu list --json" "cdi list"; do
+                run --separate-stderr "$CTK" --root "$host" $cmd
+                [ "$status" -eq 1 ]
+                [ -z "$output" ]
+                [ "${#stderr_lines[@]}" -eq 1 ]
+                [[ "$stderr" == "amd-ctk: "*"/sys/class/kfd/kfd/topology/nodes/3/properties: location_id "*"0x4300"* ]]
+        done
+        # a value out of range is named the same way
+        sed -i 's/^location_id .*/location_id 4294967296/' "$props"
+        run --separate-stderr "$CTK" --root "$host" gpu list
+        [ "$status" -eq 1 ]
+        [ "${#stderr_lines[@]}" -eq 1 ]
+        [[ "$stderr" == *"nodes/3/properties: location_id "* ]]
 }
 
 @test "no-amdgpu: --all-vendors still lists the PCI display devices" {
