@@ -142,6 +142,17 @@ ctk_all() {
         [ "$(cat "$FAKEFS_MNT/sys/bus/pci/devices/0000:03:00.0/vendor")" = "0x1002" ]
 }
 
+@test "device nodes: owners, groups and modes other than root's come from the profile" {
+        jq '.kfd.device += {uid: 11, gid: 12, mode: "0606"} | .dri.card += {uid: 21, gid: 22, mode: "0640"}
+            | .dri.render += {uid: 31, gid: 32, mode: "0666"}' \
+                "$FAKEFS_PROFILES/seed-4xmi210.json" >"$TMP/owners.json"
+        fakefs_mount "$TMP/owners.json"
+        [ "$(stat -c '%t %T %a %u %g' "$FAKEFS_MNT/dev/kfd")" = "eb 0 606 11 12" ]
+        [ "$(stat -c '%t %T %a %u %g' "$FAKEFS_MNT/dev/dri/card2")" = "e2 2 640 21 22" ]
+        [ "$(stat -c '%t %T %a %u %g' "$FAKEFS_MNT/dev/dri/renderD130")" = "e2 82 666 31 32" ]
+        [ "$(stat -L -c '%u %g' "$FAKEFS_MNT/dev/dri/by-path/pci-0000:63:00.0-render")" = "31 32" ]
+}
+
 @test "every profile: the FUSE mount is the materialized tree; gpu list, cdi list and cdi generate agree through all three" {
         for p in "$FAKEFS_PROFILES"/*.json; do
                 name=$(basename "$p" .json)
