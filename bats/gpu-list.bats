@@ -116,6 +116,18 @@ tree() { echo "$TREES/$1"; }
         [ "$(jq -c '[.[].render_minor]' <<<"$output")" != "$(jq -c '[.[].render_minor] | sort' <<<"$output")" ]
 }
 
+@test "gpu list --json: the objects of the seed host; a GPU without unique_id has uuid null (N/A in the table)" {
+        run "$CTK" --profile "$(profile seed-4xmi210)" gpu list --json
+        [ "$status" -eq 0 ]
+        [ "$(jq -c '.[0]' <<<"$output")" = '{"index":0,"uuid":"0xEA35F57CC80DEB35","pci":"0000:03:00.0","partition":"","render_minor":130,"devices":["/dev/dri/card2","/dev/dri/renderD130"]}' ]
+        jq 'del(.gpus[1].unique_id)' "$(profile seed-4xmi210)" >"$BATS_TEST_TMPDIR/no-uuid.json"
+        run "$CTK" --profile "$BATS_TEST_TMPDIR/no-uuid.json" gpu list --json
+        [ "$status" -eq 0 ]
+        [ "$(jq -c '[.[].uuid]' <<<"$output")" = '["0xEA35F57CC80DEB35",null,"0x6E32F10EFC982B4C","0x12FE4F7FDAF06B9"]' ]
+        run "$CTK" --profile "$BATS_TEST_TMPDIR/no-uuid.json" gpu list
+        [[ "${lines[5]}" == "1         N/A                      /dev/dri/renderD131 "* ]]
+}
+
 @test "mi300x-cpx-x8: 63 partitions, contiguous per GPU (8 each, 7 for 0000:e5:00.0)" {
         run "$CTK" --root "$(tree mi300x-cpx-x8)" gpu list --json
         [ "$status" -eq 0 ]
