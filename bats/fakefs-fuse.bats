@@ -34,7 +34,7 @@ ctk_all() {
         grep -q " $FAKEFS_MNT .* fuse.amd-ctk-fakefs " /proc/self/mountinfo
         run "$FAKEFS_BIN" umount "$FAKEFS_MNT"
         [ "$status" -eq 0 ]
-        ! grep -q " $FAKEFS_MNT " /proc/self/mountinfo
+        ! grep -q " $FAKEFS_MNT " /proc/self/mountinfo || false
         fakefs_wait_gone "$FAKEFS_PID"
 }
 
@@ -268,7 +268,7 @@ count() { "$FAKEFS_CTK" --root "$FAKEFS_MNT" gpu list --json | grep -c '"index"'
         fakefs_mount "$FAKEFS_PROFILES/seed-4xmi210.json" --faults "$TMP/faults"
         [ "$(cat "$FAKEFS_MNT/.fakefs/ctl")" = "$(printf 'enoent /sys/class/kfd/kfd/topology/nodes/5\nunplug 0000:03:00.0')" ]
         [ ! -e "$FAKEFS_MNT/sys/class/kfd/kfd/topology/nodes/5" ]
-        ! ls "$FAKEFS_MNT/sys/class/kfd/kfd/topology/nodes" | grep -qx 5
+        ! ls "$FAKEFS_MNT/sys/class/kfd/kfd/topology/nodes" | grep -qx 5 || false
         run bash -c "echo 'explode /sys' > '$FAKEFS_MNT/.fakefs/ctl'"
         [[ "$output" == *"Invalid argument"* ]]
         run bash -c "echo 'unplug 0000:99:00.0' > '$FAKEFS_MNT/.fakefs/ctl'"
