@@ -34,7 +34,7 @@ ctk_all() {
         grep -q " $FAKEFS_MNT .* fuse.amd-ctk-fakefs " /proc/self/mountinfo
         run "$FAKEFS_BIN" umount "$FAKEFS_MNT"
         [ "$status" -eq 0 ]
-        ! grep -q " $FAKEFS_MNT " /proc/self/mountinfo
+        ! grep -q " $FAKEFS_MNT " /proc/self/mountinfo || false
         fakefs_wait_gone "$FAKEFS_PID"
 }
 
@@ -140,6 +140,17 @@ ctk_all() {
         run sh -c "echo 0x1234 > '$FAKEFS_MNT/sys/bus/pci/devices/0000:03:00.0/vendor'"
         [ "$status" -ne 0 ]
         [ "$(cat "$FAKEFS_MNT/sys/bus/pci/devices/0000:03:00.0/vendor")" = "0x1002" ]
+}
+
+@test "device nodes: owners, groups and modes other than root's come from the profile" {
+        jq '.kfd.device += {uid: 11, gid: 12, mode: "0606"} | .dri.card += {uid: 21, gid: 22, mode: "0640"}
+            | .dri.render += {uid: 31, gid: 32, mode: "0666"}' \
+                "$FAKEFS_PROFILES/seed-4xmi210.json" >"$TMP/owners.json"
+        fakefs_mount "$TMP/owners.json"
+        [ "$(stat -c '%t %T %a %u %g' "$FAKEFS_MNT/dev/kfd")" = "eb 0 606 11 12" ]
+        [ "$(stat -c '%t %T %a %u %g' "$FAKEFS_MNT/dev/dri/card2")" = "e2 2 640 21 22" ]
+        [ "$(stat -c '%t %T %a %u %g' "$FAKEFS_MNT/dev/dri/renderD130")" = "e2 82 666 31 32" ]
+        [ "$(stat -L -c '%u %g' "$FAKEFS_MNT/dev/dri/by-path/pci-0000:63:00.0-render")" = "31 32" ]
 }
 
 @test "every profile: the FUSE mount is the materialized tree; gpu list, cdi list and cdi generate agree through all three" {
@@ -257,7 +268,7 @@ count() { "$FAKEFS_CTK" --root "$FAKEFS_MNT" gpu list --json | grep -c '"index"'
         fakefs_mount "$FAKEFS_PROFILES/seed-4xmi210.json" --faults "$TMP/faults"
         [ "$(cat "$FAKEFS_MNT/.fakefs/ctl")" = "$(printf 'enoent /sys/class/kfd/kfd/topology/nodes/5\nunplug 0000:03:00.0')" ]
         [ ! -e "$FAKEFS_MNT/sys/class/kfd/kfd/topology/nodes/5" ]
-        ! ls "$FAKEFS_MNT/sys/class/kfd/kfd/topology/nodes" | grep -qx 5
+        ! ls "$FAKEFS_MNT/sys/class/kfd/kfd/topology/nodes" | grep -qx 5 || false
         run bash -c "echo 'explode /sys' > '$FAKEFS_MNT/.fakefs/ctl'"
         [[ "$output" == *"Invalid argument"* ]]
         run bash -c "echo 'unplug 0000:99:00.0' > '$FAKEFS_MNT/.fakefs/ctl'"

@@ -124,3 +124,40 @@ EOF
                 lexgrog "$p" >/dev/null
         done
 }
+
+# The command names of the COMMANDS: (or Commands:) section of a help text.
+commands_of() {
+        awk '/^[A-Z][A-Za-z ]*:$/ { in_cmds = (toupper($0) == "COMMANDS:"); next }
+             in_cmds && /^ +[a-z]/ { sub(/,$/, "", $1); if ($1 != "help") print $1 }'
+}
+
+@test "make install PREFIX=/usr DESTDIR=...: the programs, the full runtime, one man page per command" {
+        dest=$BATS_TEST_TMPDIR/dest
+        # a make of its own, not a sub-make of the `make check` that runs the tests
+        run env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make --no-print-directory -C "$CTK_REPO" BUILD="${CTK_BIN%/bin}" install PREFIX=/usr DESTDIR="$dest"
+        [ "$status" -eq 0 ] || {
+                echo "$output"
+                return 1
+        }
+        for b in amd-ctk amd-container-runtime amd-ctk-fakefs; do
+                [ -x "$dest/usr/bin/$b" ]
+        done
+        [ -x "$dest/usr/libexec/amd-container-toolkit/amd-container-runtime-full" ]
+        man=$dest/usr/share/man/man1
+        want="amd-ctk amd-container-runtime amd-ctk-fakefs"
+        for c in $("$CTK_BIN/amd-ctk" --help | commands_of); do
+                want="$want amd-ctk-$c"
+                for s in $("$CTK_BIN/amd-ctk" "$c" --help | commands_of); do
+                        want="$want amd-ctk-$c-$s"
+                done
+        done
+        for c in $("$CTK_BIN/amd-ctk-fakefs" --help | commands_of); do
+                want="$want amd-ctk-fakefs-$c"
+        done
+        [ "$(ls "$man")" = "$(printf '%s.1\n' $want | sort)" ]
+        # each page is that command's --help: its usage line is in the page
+        usage=$("$CTK_BIN/amd-ctk" gpu list --help | sed -n '/^USAGE:/{n;s/^ *//;p}')
+        [ -n "$usage" ]
+        grep -qxF -- "$usage" "$man/amd-ctk-gpu-list.1"
+        [ "$(stat -c '%a' "$man/amd-ctk-gpu-list.1")" = 644 ]
+}

@@ -75,7 +75,11 @@ tree() { echo "$TREES/$1"; }
 @test "gpu list --json: index order, key order, table agrees, for every profile with amdgpu" {
         for p in "$PROFILES"/*.json; do
                 run "$CTK" --profile "$p" gpu list --json
-                [ "$status" -eq 0 ] || continue # no-amdgpu is checked below
+                if [ "$(basename "$p")" = no-amdgpu.json ]; then
+                        [ "$status" -eq 1 ] # checked below
+                        continue
+                fi
+                [ "$status" -eq 0 ]
                 json=$output
                 n=$(jq length <<<"$json")
                 # indices are 0..n-1 in order
@@ -110,6 +114,18 @@ tree() { echo "$TREES/$1"; }
         [ "$(jq -r '.[].pci' <<<"$output")" = "$(jq -r '.[].pci' <<<"$output" | sort)" ]
         # the capture's render minors are not in PCI order
         [ "$(jq -c '[.[].render_minor]' <<<"$output")" != "$(jq -c '[.[].render_minor] | sort' <<<"$output")" ]
+}
+
+@test "gpu list --json: the objects of the seed host; a GPU without unique_id has uuid null (N/A in the table)" {
+        run "$CTK" --profile "$(profile seed-4xmi210)" gpu list --json
+        [ "$status" -eq 0 ]
+        [ "$(jq -c '.[0]' <<<"$output")" = '{"index":0,"uuid":"0xEA35F57CC80DEB35","pci":"0000:03:00.0","partition":"","render_minor":130,"devices":["/dev/dri/card2","/dev/dri/renderD130"]}' ]
+        jq 'del(.gpus[1].unique_id)' "$(profile seed-4xmi210)" >"$BATS_TEST_TMPDIR/no-uuid.json"
+        run "$CTK" --profile "$BATS_TEST_TMPDIR/no-uuid.json" gpu list --json
+        [ "$status" -eq 0 ]
+        [ "$(jq -c '[.[].uuid]' <<<"$output")" = '["0xEA35F57CC80DEB35",null,"0x6E32F10EFC982B4C","0x12FE4F7FDAF06B9"]' ]
+        run "$CTK" --profile "$BATS_TEST_TMPDIR/no-uuid.json" gpu list
+        [[ "${lines[5]}" == "1         N/A                      /dev/dri/renderD131 "* ]]
 }
 
 @test "mi300x-cpx-x8: 63 partitions, contiguous per GPU (8 each, 7 for 0000:e5:00.0)" {
@@ -161,6 +177,38 @@ tree() { echo "$TREES/$1"; }
                         [[ "$stderr" == "amd-ctk: "*"amdgpu driver is not loaded"*"modprobe amdgpu"* ]]
                 done
         done
+}
+
+@test "a malformed profile: file:line:column in one line, exit 1, nothing on stdout" {
+        printf '{\n  "gpus": [\n    {"pci": "0000:03:00.0",,}\n  ]\n}\n' >"$BATS_TEST_TMPDIR/bad.json"
+        for cmd in "gpu list" "gpu list --json" "gpu list --all-vendors" "cdi list"; do
+                run --separate-stderr "$CTK" --profile "$BATS_TEST_TMPDIR/bad.json" $cmd
+                [ "$status" -eq 1 ]
+                [ -z "$output" ]
+                [ "${#stderr_lines[@]}" -eq 1 ]
+                [[ "$stderr" == "amd-ctk: "*"$BATS_TEST_TMPDIR/bad.json:3:28: "* ]]
+        done
+}
+
+@test "an unparseable KFD topology number: the file and the key in one line, exit 1, nothing on stdout" {
+        host="$BATS_TEST_TMPDIR/host"
+        cp -a "$(tree seed-4xmi210)" "$host"
+        props="$host/sys/class/kfd/kfd/topology/nodes/3/properties"
+        chmod u+w "$props"
+        sed -i 's/^location_id .*/location_id 0x4300/' "$props"
+        for cmd in "gpu list" "gpu list --json" "cdi list"; do
+                run --separate-stderr "$CTK" --root "$host" $cmd
+                [ "$status" -eq 1 ]
+                [ -z "$output" ]
+                [ "${#stderr_lines[@]}" -eq 1 ]
+                [[ "$stderr" == "amd-ctk: "*"/sys/class/kfd/kfd/topology/nodes/3/properties: location_id "*"0x4300"* ]]
+        done
+        # a value out of range is named the same way
+        sed -i 's/^location_id .*/location_id 4294967296/' "$props"
+        run --separate-stderr "$CTK" --root "$host" gpu list
+        [ "$status" -eq 1 ]
+        [ "${#stderr_lines[@]}" -eq 1 ]
+        [[ "$stderr" == *"nodes/3/properties: location_id "* ]]
 }
 
 @test "no-amdgpu: --all-vendors still lists the PCI display devices" {

@@ -211,7 +211,7 @@ holders() { jq -r --argjson g "$1" '.containers[] | select(.[1] | index($g)) | .
                 else
                         grep -q "is exclusive and in use by container c" "$T/c$i.out"
                         [ "$(jq --arg id c$i '[.containers[] | select(.[0] == $id)] | length' "$STATE/gpu-tracker.json")" = 0 ]
-                        ! runc --root "$ROOT" state c$i >/dev/null 2>&1
+                        ! runc --root "$ROOT" state c$i >/dev/null 2>&1 || false
                 fi
         done
         [ "$granted" -eq 4 ]

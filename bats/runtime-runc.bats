@@ -325,7 +325,7 @@ EOS
         run shim_create -b "$B" "$ID"
         [ "$status" -eq 0 ]
         grep -q "level=INFO .*container $ID: GPUs 0: added" "$T/runtime.log"
-        ! grep -q 'PATH=' "$T/runtime.log" # no environment dump
+        ! grep -q 'PATH=' "$T/runtime.log" || false # no environment dump
         [ "$(stat -c %a "$T/runtime.log")" = 640 ]
         shim delete "$ID"
         rt_config "$CFG" profile "$RT_PROFILES/$SEED.json" log-file "$T/no/such/dir/log"

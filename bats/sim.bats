@@ -29,6 +29,13 @@ load helpers/common
         [ "$status" -eq 0 ]
         [ -z "$(grep -n -e 'not available yet' -e '^!!' "$BATS_TEST_TMPDIR/sim.out")" ]
         [ "${lines[-1]}" = "make sim: done" ]
+        # the seed host is mounted over FUSE (not the plain-file fallback) and shown with gpu list and cdi list
+        grep -qx '(the host is served over FUSE)' "$BATS_TEST_TMPDIR/sim.out"
+        for cmd in "gpu list" "cdi list"; do
+                [ "$(grep -A1 -x "\$ amd-ctk --root /tmp/ctk-sim\.[^ ]*/host $cmd" "$BATS_TEST_TMPDIR/sim.out" |
+                        sed -n 2p)" = "Found 4 AMD GPU devices" ]
+        done
+        grep -q '^0         0xEA35F57CC80DEB35       /dev/dri/renderD130 ' "$BATS_TEST_TMPDIR/sim.out"
         # the documented sessions happened: GPUs in containers, the =9 error, the exclusive refusal
         grep -q '^GPU render nodes: 4   card nodes: 4   /dev/kfd: yes$' "$BATS_TEST_TMPDIR/sim.out"
         grep -q '^GPU render nodes: 3   card nodes: 3   /dev/kfd: yes$' "$BATS_TEST_TMPDIR/sim.out"

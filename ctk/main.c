@@ -143,12 +143,15 @@ int main(int argc, char **argv)
                 return 2;
         }
         if (strcmp(argv[i], "help") == 0) {
-                if (i + 1 < argc && find_command(argv[i + 1]) != NULL) {
-                        char *hargv[] = {argv[i + 1], (char *)"--help", NULL};
-                        return find_command(argv[i + 1])->run(&cli, 2, hargv);
+                if (i + 1 >= argc) {
+                        usage(stdout);
+                        return 0;
                 }
-                usage(stdout);
-                return 0;
+                i++; /* help COMMAND: COMMAND --help; an unknown COMMAND is a usage error */
+                if (find_command(argv[i]) != NULL) {
+                        char *hargv[] = {argv[i], (char *)"--help", NULL};
+                        return find_command(argv[i])->run(&cli, 2, hargv);
+                }
         }
         const struct ctk_command *cmd = find_command(argv[i]);
         if (cmd == NULL) {

@@ -8,10 +8,12 @@
  * processes that each run DISCOVERIES full discoveries (a fresh backend
  * every time) through the sysfs backend.  Every discovery must return one of
  * the two recorded answers.  Prints a summary; exits 0 only if no discovery
- * was inconsistent or failed and the GPU was switched more than 10 times. */
+ * was inconsistent or failed, the GPU was switched more than 10 times and
+ * the readers saw both answers (so they really raced the switches). */
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -101,11 +103,13 @@ int main(int argc, char **argv)
                 return 1;
         }
 
-        /* Shared counters: [0] inconsistent, [1] failed, [2] switches. */
-        long *shared = mmap(NULL, 3 * sizeof(long), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+        /* Shared counters: [0] inconsistent, [1] failed, [2] switches,
+         * [3] SPX answers, [4] CPX answers. */
+        enum { NCOUNTERS = 5 };
+        long *shared = mmap(NULL, NCOUNTERS * sizeof(long), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
         if (shared == MAP_FAILED)
                 return 1;
-        memset(shared, 0, 3 * sizeof(long));
+        memset(shared, 0, NCOUNTERS * sizeof(long));
 
         pid_t switcher = fork();
         if (switcher < 0)
@@ -124,22 +128,27 @@ int main(int argc, char **argv)
                         return 1;
                 if (pid > 0)
                         continue;
-                long bad = 0, failed = 0;
+                long bad = 0, failed = 0, seen_spx = 0, seen_cpx = 0;
                 for (long n = 0; n < count; n++) {
                         struct ctk_error *e = NULL;
                         char *got = discover_text(root, &e);
                         if (got == NULL) {
                                 if (failed++ < 3)
                                         fprintf(stderr, "reader %ld run %ld: %s\n", r, n, e->msg);
-                        } else if (strcmp(got, spx) != 0 && strcmp(got, cpx) != 0) {
-                                if (bad++ < 3)
-                                        fprintf(stderr, "reader %ld run %ld: inconsistent answer:\n%s", r, n, got);
+                        } else if (strcmp(got, spx) == 0) {
+                                seen_spx++;
+                        } else if (strcmp(got, cpx) == 0) {
+                                seen_cpx++;
+                        } else if (bad++ < 3) {
+                                fprintf(stderr, "reader %ld run %ld: inconsistent answer:\n%s", r, n, got);
                         }
                         free(got);
                         ctk_error_free(e);
                 }
                 __atomic_add_fetch(&shared[0], bad, __ATOMIC_SEQ_CST);
                 __atomic_add_fetch(&shared[1], failed, __ATOMIC_SEQ_CST);
+                __atomic_add_fetch(&shared[3], seen_spx, __ATOMIC_SEQ_CST);
+                __atomic_add_fetch(&shared[4], seen_cpx, __ATOMIC_SEQ_CST);
                 _exit(0);
         }
         int status, reader_crashed = 0;
@@ -153,7 +162,9 @@ int main(int argc, char **argv)
         waitpid(switcher, NULL, 0);
         write_mode(ctl, "SPX");
 
-        printf("%ld readers x %ld discoveries: %ld inconsistent, %ld failed, %d crashed; %ld repartitions\n", readers,
-               count, shared[0], shared[1], reader_crashed, shared[2]);
-        return shared[0] == 0 && shared[1] == 0 && reader_crashed == 0 && shared[2] > 10 ? 0 : 1;
+        printf("%ld readers x %ld discoveries: %ld inconsistent, %ld failed, %d crashed; %ld repartitions; "
+               "%ld SPX and %ld CPX answers\n",
+               readers, count, shared[0], shared[1], reader_crashed, shared[2], shared[3], shared[4]);
+        bool ok = shared[0] == 0 && shared[1] == 0 && reader_crashed == 0 && shared[2] > 10;
+        return ok && shared[3] > 0 && shared[4] > 0 ? 0 : 1;
 }

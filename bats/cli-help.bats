@@ -1,0 +1,92 @@
+#!/usr/bin/env bats
+# amd-ctk and amd-ctk-fakefs as a whole: --help and -h on every command the
+# help lists, and what a command line that names no command gets.
+
+bats_require_minimum_version 1.5.0
+
+load helpers/common
+
+setup_file() {
+        export CTK="$CTK_BIN/amd-ctk"
+        export FAKEFS="$CTK_BIN/amd-ctk-fakefs"
+        [ -x "$CTK" ] && [ -x "$FAKEFS" ] || {
+                echo "build first: make" >&2
+                return 1
+        }
+}
+
+# The command names of the COMMANDS: (or Commands:) section of a help text.
+commands_of() {
+        awk '/^[A-Z][A-Za-z ]*:$/ { in_cmds = (toupper($0) == "COMMANDS:"); next }
+             in_cmds && /^ +[a-z]/ { sub(/,$/, "", $1); if ($1 != "help") print $1 }'
+}
+
+# Both help options of one command line: usage on stdout, nothing on stderr, exit 0.
+assert_help() {
+        local opt
+        for opt in --help -h; do
+                run --separate-stderr "$@" "$opt"
+                [ "$status" -eq 0 ] || {
+                        echo "'$* $opt' exited $status: $stderr"
+                        return 1
+                }
+                [ -z "$stderr" ] || {
+                        echo "'$* $opt' wrote to stderr: $stderr"
+                        return 1
+                }
+                [[ "$output" == *USAGE:* || "$output" == *Usage:* ]] || {
+                        echo "'$* $opt' printed no usage: $output"
+                        return 1
+                }
+        done
+}
+
+@test "amd-ctk: --help and -h on every command and subcommand its help lists" {
+        assert_help "$CTK"
+        cmds=$("$CTK" --help | commands_of)
+        # the commands of the issue, at least
+        for c in version gpu cdi runtime gpu-tracker; do
+                grep -qx "$c" <<<"$cmds"
+        done
+        n=0
+        for c in $cmds; do
+                assert_help "$CTK" "$c"
+                for s in $("$CTK" "$c" --help | commands_of); do
+                        assert_help "$CTK" "$c" "$s"
+                        n=$((n + 1))
+                done
+        done
+        [ "$n" -ge 10 ] # gpu list, cdi generate/validate/list, gpu-tracker enable/disable/status/reset, ...
+}
+
+@test "amd-ctk-fakefs: --help and -h on every command its help lists" {
+        assert_help "$FAKEFS"
+        cmds=$("$FAKEFS" --help | commands_of)
+        [ "$(sort <<<"$cmds" | tr '\n' ' ')" = "import-kfd materialize mount umount " ]
+        for c in $cmds; do
+                assert_help "$FAKEFS" "$c"
+        done
+}
+
+@test "amd-ctk: an unknown command or global option is the usage on stderr, exit 2, nothing on stdout" {
+        for args in frobnicate "frobnicate gpu" "--bogus gpu list" "" "--debug" "help frobnicate"; do
+                run --separate-stderr "$CTK" $args
+                [ "$status" -eq 2 ] || {
+                        echo "'amd-ctk $args' exited $status"
+                        return 1
+                }
+                [ -z "$output" ]
+                [[ "$stderr" == *"USAGE:"* ]]
+        done
+        run --separate-stderr "$CTK" frobnicate
+        [ "${stderr_lines[0]}" = "amd-ctk: unknown command 'frobnicate'" ]
+        run --separate-stderr "$CTK" help frobnicate
+        [ "${stderr_lines[0]}" = "amd-ctk: unknown command 'frobnicate'" ]
+}
+
+@test "amd-ctk help COMMAND is COMMAND --help" {
+        for c in gpu cdi version; do
+                [ "$("$CTK" help "$c")" = "$("$CTK" "$c" --help)" ]
+        done
+        [ "$("$CTK" help)" = "$("$CTK" --help)" ]
+}
