@@ -15,12 +15,6 @@ setup_file() {
         }
 }
 
-# The command names of the COMMANDS: (or Commands:) section of a help text.
-commands_of() {
-        awk '/^[A-Z][A-Za-z ]*:$/ { in_cmds = (toupper($0) == "COMMANDS:"); next }
-             in_cmds && /^ +[a-z]/ { sub(/,$/, "", $1); if ($1 != "help") print $1 }'
-}
-
 # Both help options of one command line: usage on stdout, nothing on stderr, exit 0.
 assert_help() {
         local opt
@@ -43,7 +37,7 @@ assert_help() {
 
 @test "amd-ctk: --help and -h on every command and subcommand its help lists" {
         assert_help "$CTK"
-        cmds=$("$CTK" --help | commands_of)
+        cmds=$("$CTK" --help | ctk_help_commands)
         # the commands of the issue, at least
         for c in version gpu cdi runtime gpu-tracker; do
                 grep -qx "$c" <<<"$cmds"
@@ -51,7 +45,7 @@ assert_help() {
         n=0
         for c in $cmds; do
                 assert_help "$CTK" "$c"
-                for s in $("$CTK" "$c" --help | commands_of); do
+                for s in $("$CTK" "$c" --help | ctk_help_commands); do
                         assert_help "$CTK" "$c" "$s"
                         n=$((n + 1))
                 done
@@ -61,7 +55,7 @@ assert_help() {
 
 @test "amd-ctk-fakefs: --help and -h on every command its help lists" {
         assert_help "$FAKEFS"
-        cmds=$("$FAKEFS" --help | commands_of)
+        cmds=$("$FAKEFS" --help | ctk_help_commands)
         [ "$(sort <<<"$cmds" | tr '\n' ' ')" = "import-kfd materialize mount umount " ]
         for c in $cmds; do
                 assert_help "$FAKEFS" "$c"

@@ -125,12 +125,6 @@ EOF
         done
 }
 
-# The command names of the COMMANDS: (or Commands:) section of a help text.
-commands_of() {
-        awk '/^[A-Z][A-Za-z ]*:$/ { in_cmds = (toupper($0) == "COMMANDS:"); next }
-             in_cmds && /^ +[a-z]/ { sub(/,$/, "", $1); if ($1 != "help") print $1 }'
-}
-
 @test "make install PREFIX=/usr DESTDIR=...: the programs, the full runtime, one man page per command" {
         dest=$BATS_TEST_TMPDIR/dest
         # a make of its own, not a sub-make of the `make check` that runs the tests
@@ -145,13 +139,13 @@ commands_of() {
         [ -x "$dest/usr/libexec/amd-container-toolkit/amd-container-runtime-full" ]
         man=$dest/usr/share/man/man1
         want="amd-ctk amd-container-runtime amd-ctk-fakefs"
-        for c in $("$CTK_BIN/amd-ctk" --help | commands_of); do
+        for c in $("$CTK_BIN/amd-ctk" --help | ctk_help_commands); do
                 want="$want amd-ctk-$c"
-                for s in $("$CTK_BIN/amd-ctk" "$c" --help | commands_of); do
+                for s in $("$CTK_BIN/amd-ctk" "$c" --help | ctk_help_commands); do
                         want="$want amd-ctk-$c-$s"
                 done
         done
-        for c in $("$CTK_BIN/amd-ctk-fakefs" --help | commands_of); do
+        for c in $("$CTK_BIN/amd-ctk-fakefs" --help | ctk_help_commands); do
                 want="$want amd-ctk-fakefs-$c"
         done
         [ "$(ls "$man")" = "$(printf '%s.1\n' $want | sort)" ]

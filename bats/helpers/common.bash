@@ -97,3 +97,9 @@ ctk_wait_for() {
                 sleep 0.1
         done
 }
+
+# The command names of the COMMANDS: (or Commands:) section of a help text (stdin).
+ctk_help_commands() {
+        awk '/^[A-Z][A-Za-z ]*:$/ { in_cmds = (toupper($0) == "COMMANDS:"); next }
+             in_cmds && /^ +[a-z]/ { sub(/,$/, "", $1); if ($1 != "help") print $1 }'
+}
