@@ -12,10 +12,7 @@ setup_file() {
         export FAKEFS="$CTK_BIN/amd-ctk-fakefs"
         export SCHEMA="$CTK_REPO/bats/fixtures/cdi-schema"
         export SCHEMA_CHECK="$CTK_REPO/bats/helpers/cdi-schema-check.py"
-        [ -x "$CTK" ] && [ -x "$FAKEFS" ] || {
-                echo "build first: make" >&2
-                return 1
-        }
+        ctk_require_built "$CTK" "$FAKEFS" || return 1
         # a config file that does not exist: nothing from the host's config is read
         export AMD_CTK_CONFIG="$BATS_FILE_TMPDIR/absent-config.json"
 }

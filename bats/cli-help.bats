@@ -9,10 +9,7 @@ load helpers/common
 setup_file() {
         export CTK="$CTK_BIN/amd-ctk"
         export FAKEFS="$CTK_BIN/amd-ctk-fakefs"
-        [ -x "$CTK" ] && [ -x "$FAKEFS" ] || {
-                echo "build first: make" >&2
-                return 1
-        }
+        ctk_require_built "$CTK" "$FAKEFS" || return 1
 }
 
 # Both help options of one command line: usage on stdout, nothing on stderr, exit 0.

@@ -5,10 +5,7 @@ load helpers/common
 
 setup() {
         AMD_CTK="$CTK_BIN/amd-ctk"
-        [ -x "$AMD_CTK" ] || {
-                echo "missing $AMD_CTK (run make first)" >&2
-                return 1
-        }
+        ctk_require_built "$AMD_CTK" || return 1
         unset AMD_CTK_CONFIG AMD_CTK_ROOT AMD_CTK_PROFILE
         CFG="$BATS_TEST_TMPDIR/config.json"
 }

@@ -10,10 +10,7 @@ load helpers/common
 setup_file() {
         export CTK="$CTK_BIN/amd-ctk"
         export FAKEFS="$CTK_BIN/amd-ctk-fakefs"
-        [ -x "$CTK" ] && [ -x "$FAKEFS" ] || {
-                echo "build first: make" >&2
-                return 1
-        }
+        ctk_require_built "$CTK" "$FAKEFS" || return 1
         # one materialized tree per profile, shared by the tests of this file
         export TREES="$BATS_FILE_TMPDIR/trees"
         mkdir -p "$TREES"

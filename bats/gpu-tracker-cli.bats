@@ -12,10 +12,7 @@ load helpers/common
 setup_file() {
         export CTK="$CTK_BIN/amd-ctk"
         export PROFILE="$PROFILES/seed-4xmi210.json"
-        [ -x "$CTK" ] || {
-                echo "build first: make" >&2
-                return 1
-        }
+        ctk_require_built "$CTK" || return 1
 }
 
 setup() {

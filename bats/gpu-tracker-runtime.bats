@@ -16,10 +16,7 @@ ID_B=90cb29e11e83aa3ae497c68c90e1f0894b85262188c1ef9c7284457a9bc35ffd
 ID_C=d23ff3dce1839cbf8ce7ad362641ab85e80b315c319edf73b269c460e348053a
 
 setup_file() {
-        [ -x "$RT_SHIM" ] && [ -x "$RT_BIN/amd-ctk" ] || {
-                echo "build first: make" >&2
-                return 1
-        }
+        ctk_require_built "$RT_SHIM" "$RT_BIN/amd-ctk" || return 1
         command -v runc >/dev/null || {
                 echo "runc is required" >&2
                 return 1

@@ -6,10 +6,7 @@ load helpers/common
 
 setup() {
         AMD_CTK="$CTK_BIN/amd-ctk"
-        [ -x "$AMD_CTK" ] || {
-                echo "missing $AMD_CTK (run make first)" >&2
-                return 1
-        }
+        ctk_require_built "$AMD_CTK" || return 1
         DIR="$BATS_TEST_TMPDIR/docker"
         mkdir -p "$DIR"
         CFG="$DIR/daemon.json"

@@ -103,3 +103,15 @@ ctk_help_commands() {
         awk '/^[A-Z][A-Za-z ]*:$/ { in_cmds = (toupper($0) == "COMMANDS:"); next }
              in_cmds && /^ +[a-z]/ { sub(/,$/, "", $1); if ($1 != "help") print $1 }'
 }
+
+# ctk_require_built PROGRAM...: each PROGRAM is built (executable), or one
+# line saying which is missing and a non-zero return.
+ctk_require_built() {
+        local p
+        for p; do
+                [ -x "$p" ] || {
+                        echo "missing $p (run make first)" >&2
+                        return 1
+                }
+        done
+}

@@ -37,12 +37,7 @@ gpu_docker_start() {
                 echo "no profile $GPU_PROFILE" >&2
                 return 1
         }
-        for b in amd-ctk amd-container-runtime; do
-                [ -x "$CTK_BIN/$b" ] || {
-                        echo "missing $CTK_BIN/$b (run make first)" >&2
-                        return 1
-                }
-        done
+        ctk_require_built "$CTK_BIN/amd-ctk" "$CTK_BIN/amd-container-runtime" || return 1
         dockerd_start || return 1
         images_docker_import || return 1
         docker tag rocm/rocm-terminal rocm/dev-ubuntu-24.04 || return 1
