@@ -54,12 +54,15 @@ static bool str(struct cur *c, const char **s, size_t *n)
         return true;
 }
 
-static char *str_dup(struct cur *c, bool *ok)
+/* A string, copied to *out: 1 ok, 0 not a plain string, -1 ENOMEM. */
+static int str_dup(struct cur *c, char **out)
 {
         const char *s;
         size_t n;
-        *ok = str(c, &s, &n);
-        return *ok ? strndup(s, n) : NULL;
+        if (!str(c, &s, &n))
+                return 0;
+        *out = strndup(s, n);
+        return *out != NULL ? 1 : -1;
 }
 
 /* An unsigned integer <= max, canonical spelling. */
@@ -102,7 +105,6 @@ static bool more(struct cur *c, bool first, bool *bad)
 /* -1 ENOMEM, 0 not canonical, 1 ok */
 static int gpu(struct cur *c, struct ctk_tracker_gpu *g)
 {
-        bool ok;
         if (!LIT(c, "{\"uuid\":"))
                 return 0;
         if (!LIT(c, "null")) {
@@ -119,18 +121,13 @@ static int gpu(struct cur *c, struct ctk_tracker_gpu *g)
         }
         if (!LIT(c, ",\"pci\":"))
                 return 0;
-        g->pci = str_dup(c, &ok);
-        if (!ok)
-                return 0;
-        if (g->pci == NULL)
-                return -1;
+        int r = str_dup(c, &g->pci);
+        if (r <= 0)
+                return r;
         if (!LIT(c, ",\"partition\":"))
                 return 0;
-        g->partition = str_dup(c, &ok);
-        if (!ok)
-                return 0;
-        if (g->partition == NULL)
-                return -1;
+        if ((r = str_dup(c, &g->partition)) <= 0)
+                return r;
         if (!LIT(c, ",\"drm\":["))
                 return 0;
         bool bad = false;
@@ -282,12 +279,9 @@ static int parse(struct cur *c, struct ctk_tracker_state *s)
         if (!LIT(c, ",\"bootId\":"))
                 return 0;
         if (!LIT(c, "null")) {
-                bool ok;
-                s->boot_id = str_dup(c, &ok);
-                if (!ok)
-                        return 0;
-                if (s->boot_id == NULL)
-                        return -1;
+                int r = str_dup(c, &s->boot_id);
+                if (r <= 0)
+                        return r;
         }
         if (!LIT(c, ",\"gpus\":["))
                 return 0;
