@@ -161,6 +161,26 @@ HELP
         [ "$(jq -c .containers "$STATE/gpu-tracker.json")" = "[]" ]
 }
 
+@test "the release hook of a container the state does not name neither waits for the lock nor writes" {
+        tracker enable
+        hold $ID_A 0
+        cp "$STATE/gpu-tracker.json" "$BATS_TEST_TMPDIR/before.json"
+        flock "$STATE/gpu-tracker.lock" sh -c 'touch "$1"; exec sleep 30' sh "$BATS_TEST_TMPDIR/locked" 3>&- &
+        local holder=$!
+        until [ -e "$BATS_TEST_TMPDIR/locked" ]; do sleep 0.05; done
+        # runc runs the hook on every delete, also after the runtime's own
+        # delete released the container: then there is nothing to wait for
+        run timeout 5 "$CTK" --config "$CFG" gpu-tracker release $ID_B
+        [ "$status" -eq 0 ]
+        cmp "$STATE/gpu-tracker.json" "$BATS_TEST_TMPDIR/before.json"
+        # a container the state names waits for the lock, then is released
+        (sleep 1 && pkill -P $holder sleep) &
+        run timeout 5 "$CTK" --config "$CFG" gpu-tracker release $ID_A
+        wait $holder || true
+        [ "$status" -eq 0 ]
+        [ "$(jq -c .containers "$STATE/gpu-tracker.json")" = "[]" ]
+}
+
 @test "section 5: exclusive, and exclusive refused for a GPU used by two containers" {
         tracker enable
         hold $ID_B 1,3

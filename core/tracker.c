@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cleanup.h"
+#include "fileio.h"
 #include "tracker_reconcile.h"
 #include "tracker_session.h"
 
@@ -64,9 +65,30 @@ int ctk_tracker_init(struct ctk_tracker *t, struct ctk_error **err)
         return ctk_tracker_session_commit(t, &s, err);
 }
 
-bool ctk_tracker_is_tracked(struct ctk_tracker *t, const char *container_id)
+bool ctk_tracker_may_hold(struct ctk_tracker *t, const char *container_id)
 {
         if (!ctk_tracker_marker_exists(&t->paths))
+                return false;
+        _cleanup_free_ char *text = NULL;
+        _cleanup_error_ struct ctk_error *err = NULL;
+        size_t len;
+        if (ctk_file_read_all(t->paths.state, &text, &len, &err) < 0)
+                return err->code != ENOENT; /* unreadable: the locked path tells */
+        if (memchr(text, '\\', len) != NULL)
+                return true; /* an escape could spell the id differently */
+        size_t n = strlen(container_id);
+        _cleanup_free_ char *quoted = malloc(n + 3);
+        if (quoted == NULL)
+                return true;
+        quoted[0] = '"';
+        memcpy(quoted + 1, container_id, n);
+        memcpy(quoted + n + 1, "\"", 2);
+        return memmem(text, len, quoted, n + 2) != NULL;
+}
+
+bool ctk_tracker_is_tracked(struct ctk_tracker *t, const char *container_id)
+{
+        if (!ctk_tracker_may_hold(t, container_id))
                 return false;
         _cleanup_tracker_state_ struct ctk_tracker_state st = {0};
         _cleanup_error_ struct ctk_error *err = NULL;

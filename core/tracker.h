@@ -102,6 +102,13 @@ int ctk_tracker_allocate(struct ctk_tracker *t, const struct ctk_gpu_list *gpus,
  * atomically; false when disabled, missing or unreadable). */
 bool ctk_tracker_is_tracked(struct ctk_tracker *t, const char *container_id);
 
+/* False only when the state certainly does not record the container: a
+ * lock-free look at the text (the file is replaced atomically) for the
+ * quoted id, without parsing it.  Lets the release hook, which runc runs
+ * for every delete, skip the lock and the parse when the runtime's own
+ * delete has already released the container. */
+bool ctk_tracker_may_hold(struct ctk_tracker *t, const char *container_id);
+
 /* Forgets every allocation of the container (idempotent; no-op when disabled). */
 int ctk_tracker_release(struct ctk_tracker *t, const char *container_id, bool *released, struct ctk_error **err);
 
