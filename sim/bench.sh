@@ -23,9 +23,11 @@
 # targets.  Reference rows: the least a static program that only execs its
 # arguments costs with glibc (whose start-up probes the CPU; each probe
 # traps on a VM) and with musl, what amd-container-runtime is linked with.
-# The tracked rows create with the GPU tracker enabled and 1,000 containers
-# already tracked, its state on disk (the state directory is /var/lib by
-# default; each write flushes the file and the directory) and on tmpfs.
+# The tracked rows create and then delete with the GPU tracker enabled and
+# 1,000 containers already tracked, its state on disk (the state directory
+# is /var/lib by default; each write flushes the file and the directory)
+# and on tmpfs; the first table has them through runc too, where runc's
+# delete also runs the release hook (amd-ctk) the shim added.
 #
 # The simulated hosts are the profiles written out as directory trees
 # (amd-ctk-fakefs materialize) read through the sysfs backend, as on a real
@@ -144,6 +146,9 @@ RT_STATE_DIR=$tmp/tracker-tmpfs rt_config "$tmp/cfg-tracked-tmpfs.json" root "$t
 echo "tracker: enabled on mi300x-cpx-x8, tracking 1,000 containers (state in $tracker_dir and on tmpfs) ..."
 fill_tracker "$tmp/cfg-tracked.json"
 fill_tracker "$tmp/cfg-tracked-tmpfs.json"
+# The same state through runc (the 1,000 stay: their runtime root is not runc's).
+RT_STATE_DIR=$tracker_dir rt_config "$tmp/cfg-tracked-runc.json" root "$tmp/host-cpx" log-file "$tmp/runtime.log" \
+        runtime-path "$RUNC"
 
 declare -A samples
 
@@ -155,7 +160,9 @@ stopped() {
 # sample KEY SPEC CONFIG CMD...: with SPEC restored first, one create and
 # one delete through CMD (KEY-create and KEY-delete), the container killed
 # in between; or, with --true, one create (--true-delete: one delete) of
-# CMD whose low-level runtime is /bin/true.  Appends microseconds to KEY.
+# CMD whose low-level runtime is /bin/true; --true-pair: a create and then
+# a delete of the same id (KEY-create, KEY-delete and their sum in KEY).
+# Appends microseconds to KEY.
 failures=0
 seq_id=0
 sample() {
@@ -164,6 +171,20 @@ sample() {
         seq_id=$((seq_id + 1))
         id=bench-$seq_id # a fresh id: a busy machine may leave a cgroup behind for a moment
         cp "$spec" "$b/config.json"
+        if [ "$1" = "--true-pair" ]; then
+                shift
+                t0=$EPOCHREALTIME
+                AMD_CTK_CONFIG=$cfg "$@" --root "$tmp/tracked-root" create --bundle "$b" "$id" >/dev/null \
+                        2>>"$tmp/errors" || rc=1
+                t1=$EPOCHREALTIME
+                AMD_CTK_CONFIG=$cfg "$@" --root "$tmp/tracked-root" delete "$id" >/dev/null 2>>"$tmp/errors" || rc=1
+                t2=$EPOCHREALTIME
+                failures=$((failures + rc))
+                samples[$key-create]+="$((${t1/./} - ${t0/./})) "
+                samples[$key-delete]+="$((${t2/./} - ${t1/./})) "
+                samples[$key]+="$((${t2/./} - ${t0/./})) "
+                return
+        fi
         if [ "$1" = "--true" ] || [ "$1" = "--true-delete" ]; then
                 local what=create args=(create --bundle "$b" "$id")
                 [ "$1" = "--true" ] || args=(delete "$id")
@@ -207,8 +228,9 @@ for ((i = 0; i < N; i++)); do
                 sample "true-shim-$s" "$tmp/spec-$s.json" "$tmp/cfg-true-$s.json" --true "$RT_SHIM"
                 sample "true-profile-$s" "$tmp/spec-$s.json" "$tmp/cfg-profile-$s.json" --true "$RT_SHIM"
         done
-        sample true-tracked "$tmp/spec-cpx.json" "$tmp/cfg-tracked.json" --true "$RT_SHIM"
-        sample true-tracked-tmpfs "$tmp/spec-cpx.json" "$tmp/cfg-tracked-tmpfs.json" --true "$RT_SHIM"
+        sample true-tracked "$tmp/spec-cpx.json" "$tmp/cfg-tracked.json" --true-pair "$RT_SHIM"
+        sample true-tracked-tmpfs "$tmp/spec-cpx.json" "$tmp/cfg-tracked-tmpfs.json" --true-pair "$RT_SHIM"
+        sample shim-tracked "$tmp/spec-cpx.json" "$tmp/cfg-tracked-runc.json" "$RT_SHIM"
 done
 
 # quantile KEY Q: the Q quantile (0-1) in microseconds.
@@ -254,6 +276,9 @@ printf '%-34s %8s %8s %8s %8s %8s %7s\n' "" "create" "create" "delete" "delete" 
 runc_row "pass-through (no GPU requested)" runc shim
 runc_row "8 GPUs (mi210-xgmi-x8, 0-7)" runc-x8 shim-x8
 runc_row "63 partitions (mi300x-cpx-x8, all)" runc-cpx shim-cpx
+runc_row "the same, GPU tracker, 1,000 tracked" runc-cpx shim-tracked
+added_runc_tracked=$added
+added_runc_tracked_create=$(($(median shim-tracked-create) - $(median runc-cpx-create)))
 spread=$(($(quantile runc-create 0.75) - $(quantile runc-create 0.25)))
 echo "  (runc create alone spreads over $(ms "$spread") ms between its quartiles: this table cannot resolve less)"
 echo
@@ -270,10 +295,14 @@ row "create, 63 partitions (mi300x-cpx)" true true-shim-cpx
 added_own_cpx=$added
 row "create, 8 GPUs, profile backend" true true-profile-x8
 row "create, 63 partitions, profile" true true-profile-cpx
-row "create, 63 partitions, tracked" true true-tracked
+row "create, 63 partitions, tracked" true true-tracked-create
 added_tracked=$added
-row "create, 63 partitions, tracked, tmpfs" true true-tracked-tmpfs
+row "delete, tracked" true true-tracked-delete
+added_tracked_pair=$((added_tracked + added))
+row "create, 63 partitions, tracked, tmpfs" true true-tracked-tmpfs-create
 added_tracked_tmpfs=$added
+row "delete, tracked, tmpfs" true true-tracked-tmpfs-delete
+added_tracked_tmpfs_pair=$((added_tracked_tmpfs + added))
 echo
 verdict() { if [ "$1" -lt "$2" ]; then echo met; else echo missed; fi; }
 own_cpx=$((added_own_cpx + added_delete))
@@ -281,9 +310,12 @@ own_pass=$((added_own_pass + added_delete))
 echo "targets, median added to create + delete (the shim alone: create row + delete row):"
 echo "  63 partitions $(ms "$own_cpx") ms (< 2 ms: $(verdict "$own_cpx" 2000)), pass-through $(ms "$own_pass") ms" \
         "(< 0.5 ms: $(verdict "$own_pass" 500))"
-echo "  with the GPU tracker (1,000 tracked), create, 63 partitions: state on disk $(ms "$added_tracked") ms" \
-        "(< 2 ms: $(verdict "$added_tracked" 2000)), on tmpfs $(ms "$added_tracked_tmpfs") ms" \
-        "(< 2 ms: $(verdict "$added_tracked_tmpfs" 2000))"
+echo "  with the GPU tracker (1,000 tracked, state on disk), 63 partitions, the shim alone: create" \
+        "$(ms "$added_tracked") ms (< 2 ms: $(verdict "$added_tracked" 2000)), create + delete" \
+        "$(ms "$added_tracked_pair") ms (< 2 ms: $(verdict "$added_tracked_pair" 2000)); on tmpfs" \
+        "$(ms "$added_tracked_tmpfs") and $(ms "$added_tracked_tmpfs_pair") ms"
+echo "  the same through runc: create $(ms "$added_runc_tracked_create") ms, create + delete" \
+        "$(ms "$added_runc_tracked") ms (orders of magnitude only, as the first table)"
 echo "measured on $(uname -srm), $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg), $(date -u +%Y-%m-%d)"
 if [ "$failures" -gt 0 ]; then
         echo "warning: $failures timed calls failed; the last errors:"
