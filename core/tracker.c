@@ -69,21 +69,23 @@ bool ctk_tracker_may_hold(struct ctk_tracker *t, const char *container_id)
 {
         if (!ctk_tracker_marker_exists(&t->paths))
                 return false;
-        _cleanup_free_ char *text = NULL;
+        struct ctk_file_view text;
         _cleanup_error_ struct ctk_error *err = NULL;
-        size_t len;
-        if (ctk_file_read_all(t->paths.state, &text, &len, &err) < 0)
+        if (ctk_file_view_open(t->paths.state, &text, &err) < 0)
                 return err->code != ENOENT; /* unreadable: the locked path tells */
-        if (memchr(text, '\\', len) != NULL)
-                return true; /* an escape could spell the id differently */
         size_t n = strlen(container_id);
-        _cleanup_free_ char *quoted = malloc(n + 3);
-        if (quoted == NULL)
-                return true;
-        quoted[0] = '"';
-        memcpy(quoted + 1, container_id, n);
-        memcpy(quoted + n + 1, "\"", 2);
-        return memmem(text, len, quoted, n + 2) != NULL;
+        char *quoted = malloc(n + 3);
+        bool may = true;
+        /* (an escape in the text could spell the id differently) */
+        if (quoted != NULL && memchr(text.data, '\\', text.len) == NULL) {
+                quoted[0] = '"';
+                memcpy(quoted + 1, container_id, n);
+                memcpy(quoted + n + 1, "\"", 2);
+                may = memmem(text.data, text.len, quoted, n + 2) != NULL;
+        }
+        free(quoted);
+        ctk_file_view_close(&text);
+        return may;
 }
 
 bool ctk_tracker_is_tracked(struct ctk_tracker *t, const char *container_id)

@@ -104,9 +104,8 @@ bool ctk_tracker_is_tracked(struct ctk_tracker *t, const char *container_id);
 
 /* False only when the state certainly does not record the container: a
  * lock-free look at the text (the file is replaced atomically) for the
- * quoted id, without parsing it.  Lets the release hook, which runc runs
- * for every delete, skip the lock and the parse when the runtime's own
- * delete has already released the container. */
+ * quoted id, without parsing it (for the release hook: see amd-ctk
+ * gpu-tracker release). */
 bool ctk_tracker_may_hold(struct ctk_tracker *t, const char *container_id);
 
 /* Forgets every allocation of the container (idempotent; no-op when disabled). */

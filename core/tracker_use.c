@@ -78,7 +78,7 @@ int ctk_tracker_release(struct ctk_tracker *t, const char *container_id, bool *r
         if (released == NULL)
                 released = &dummy;
         *released = false;
-        if (!ctk_tracker_may_hold(t, container_id))
+        if (!ctk_tracker_marker_exists(&t->paths))
                 return 0;
         _cleanup_tracker_session_ struct ctk_tracker_session s;
         if (ctk_tracker_session_begin(t, &s, err) < 0)

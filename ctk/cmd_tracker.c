@@ -248,7 +248,14 @@ static int run_release(struct ctk_cli *cli, int argc, char **argv)
         _cleanup_free_ char *id = argc == 2 ? strdup(argv[1]) : id_from_stdin(&err);
         if (id == NULL)
                 return fail(cli, t, err);
-        if (open_tracker(cli, &t, &err) < 0 || ctk_tracker_release(t, id, NULL, &err) < 0) {
+        if (open_tracker(cli, &t, &err) < 0)
+                return fail(cli, t, err);
+        /* runc runs this hook on every delete, mostly after the runtime's
+         * own delete released the container: then there is no lock to
+         * wait for and nothing to parse. */
+        if (!ctk_tracker_may_hold(t, id))
+                return 0;
+        if (ctk_tracker_release(t, id, NULL, &err) < 0) {
                 ctk_error_prefix(&err, "failed to release GPUs for container %s", id);
                 return fail(cli, t, err);
         }
