@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -47,6 +48,36 @@ int ctk_file_read_all(const char *path, char **out, size_t *len, struct ctk_erro
         if (len != NULL)
                 *len = n;
         return 0;
+}
+
+int ctk_file_view_open(const char *path, struct ctk_file_view *v, struct ctk_error **err)
+{
+        memset(v, 0, sizeof(*v));
+        _cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+        if (fd < 0)
+                return ctk_error_errno(err, errno, "cannot open %s", path);
+        struct stat st;
+        if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 && st.st_size < (off_t)1 << 30) {
+                void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+                if (m != MAP_FAILED) {
+                        v->map = m;
+                        v->data = m;
+                        v->len = (size_t)st.st_size;
+                        return 0;
+                }
+        }
+        if (ctk_file_read_all(path, &v->buf, &v->len, err) < 0)
+                return -1;
+        v->data = v->buf;
+        return 0;
+}
+
+void ctk_file_view_close(struct ctk_file_view *v)
+{
+        if (v->map != NULL)
+                munmap(v->map, v->len);
+        free(v->buf);
+        memset(v, 0, sizeof(*v));
 }
 
 static int write_all(int fd, const char *p, size_t len)

@@ -11,6 +11,18 @@
  * caller).  Errors name the path and keep errno in err->code. */
 int ctk_file_read_all(const char *path, char **out, size_t *len, struct ctk_error **err);
 
+/* A whole file to read once: a regular file is mapped (its pages faulted in
+ * at once, nothing copied), anything else read into a buffer.  data is
+ * not NUL-terminated.  Errors as ctk_file_read_all's. */
+struct ctk_file_view {
+        const char *data;
+        size_t len;
+        void *map; /* the mapping, or NULL */
+        char *buf; /* the buffer, or NULL */
+};
+int ctk_file_view_open(const char *path, struct ctk_file_view *v, struct ctk_error **err);
+void ctk_file_view_close(struct ctk_file_view *v);
+
 /* Replaces path with data: a temporary file in the same directory, written,
  * fsync'ed, renamed over path, then the directory fsync'ed.  An existing
  * file's mode (and owner, when permitted) is kept; a new one gets

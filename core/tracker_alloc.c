@@ -65,6 +65,7 @@ static int merge_gpus(const struct ctk_tracker_state *s, struct ctk_tracker_cont
         ctk_tracker_state_free_field(s, c->gpus);
         c->gpus = v;
         c->ngpus = n;
+        c->text_len = 0; /* no longer as read */
         return 1;
 }
 
@@ -78,11 +79,13 @@ static int update_owner(const struct ctk_tracker_state *s, struct ctk_tracker_co
                         return -1;
                 ctk_tracker_state_free_field(s, c->runtime_root);
                 c->runtime_root = r;
+                c->text_len = 0; /* no longer as read */
                 *changed = true;
         }
         if (c->pid != who->pid || c->pid_start != who->pid_start) {
                 c->pid = who->pid;
                 c->pid_start = who->pid_start;
+                c->text_len = 0;
                 *changed = true;
         }
         return 0;

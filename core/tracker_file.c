@@ -49,10 +49,9 @@ int ctk_tracker_load(const struct ctk_tracker_paths *p, struct ctk_tracker_state
 {
         memset(out, 0, sizeof(*out));
         *missing = false;
-        _cleanup_free_ char *text = NULL;
+        struct ctk_file_view text;
         _cleanup_error_ struct ctk_error *e = NULL;
-        size_t len;
-        if (ctk_file_read_all(p->state, &text, &len, &e) < 0) {
+        if (ctk_file_view_open(p->state, &text, &e) < 0) {
                 if (e->code == ENOENT) {
                         *missing = true;
                         return 0;
@@ -60,9 +59,12 @@ int ctk_tracker_load(const struct ctk_tracker_paths *p, struct ctk_tracker_state
                 return ctk_error_set(err, e->code, "GPU Tracker state %s cannot be read (%s); " RESET_HINT, p->state,
                                      e->msg);
         }
-        if (ctk_tracker_state_parse(text, len, out, &e) < 0)
+        if (ctk_tracker_state_parse(text.data, text.len, out, &e) < 0) {
+                ctk_file_view_close(&text);
                 return ctk_error_set(err, EBADMSG, "GPU Tracker state %s is corrupt (%s); " RESET_HINT, p->state,
                                      e->msg);
+        }
+        ctk_tracker_state_keep_source(out, &text); /* the next write copies what did not change */
         return 0;
 }
 

@@ -22,6 +22,7 @@
 
 struct cur {
         const char *p, *end;
+        const char *base; /* the start of the text */
 };
 
 static bool lit(struct cur *c, const char *s, size_t n)
@@ -196,7 +197,7 @@ static int roots_parse(struct cur *c, struct ctk_tracker_state *s, size_t *used,
 static int container(struct cur *c, struct ctk_tracker_state *s, size_t *used, size_t *idx_cap,
                      const struct roots *roots, struct ctk_tracker_container *ct)
 {
-        const char *id;
+        const char *id, *start = c->p;
         size_t idn;
         if (!LIT(c, "[") || !str(c, &id, &idn) || !LIT(c, ",["))
                 return 0;
@@ -224,16 +225,20 @@ static int container(struct cur *c, struct ctk_tracker_state *s, size_t *used, s
         }
         if (bad || !LIT(c, ","))
                 return 0;
-        unsigned long long root, pid, start;
+        unsigned long long root, pid, pid_start;
+        ct->text_root = -1;
         if (!LIT(c, "null")) {
                 if (!num(c, SIZE_MAX, &root) || root >= roots->n)
                         return 0;
                 ct->runtime_root = (char *)roots->v[root];
+                ct->text_root = (long)root;
         }
-        if (!LIT(c, ",") || !num(c, INT32_MAX, &pid) || !LIT(c, ",") || !num(c, INT64_MAX, &start) || !LIT(c, "]"))
+        if (!LIT(c, ",") || !num(c, INT32_MAX, &pid) || !LIT(c, ",") || !num(c, INT64_MAX, &pid_start) || !LIT(c, "]"))
                 return 0;
         ct->pid = (pid_t)pid;
-        ct->pid_start = start;
+        ct->pid_start = pid_start;
+        ct->text_off = (size_t)(start - c->base);
+        ct->text_len = (size_t)(c->p - start);
         return 1;
 }
 
@@ -311,10 +316,20 @@ static int parse(struct cur *c, struct ctk_tracker_state *s)
         int r = roots_parse(c, s, &used, &roots);
         if (r > 0 && !LIT(c, ",\"containers\":["))
                 r = 0;
-        cap = 0;
+        /* Room for as many entries as the rest of the text can hold (a
+         * container takes at least 18 bytes, a GPU index 2): the arrays
+         * are allocated once and never copied while they grow; the pages
+         * never written cost nothing. */
+        size_t rest = (size_t)(c->end - c->p);
+        cap = rest / 18 + 1;
+        idx_cap = rest / 2 + 1;
+        s->containers = malloc(cap * sizeof(*s->containers));
+        s->arena_idx = malloc(idx_cap * sizeof(*s->arena_idx));
+        if (r > 0 && (s->containers == NULL || s->arena_idx == NULL))
+                r = -1;
         for (bool first = true; r > 0 && more(c, first, &bad); first = false) {
                 if (s->ncontainers == cap) {
-                        cap = cap ? cap * 2 : 64;
+                        cap *= 2;
                         struct ctk_tracker_container *v = realloc(s->containers, cap * sizeof(*v));
                         if (v == NULL) {
                                 r = -1;
@@ -347,7 +362,7 @@ int ctk_tracker_state_parse_canonical(const char *text, size_t len, struct ctk_t
                                       struct ctk_error **err)
 {
         memset(out, 0, sizeof(*out));
-        struct cur c = {text, text + len};
+        struct cur c = {text, text + len, text};
         int r = parse(&c, out);
         if (r <= 0)
                 ctk_tracker_state_clear(out);

@@ -79,6 +79,18 @@ static void put_container(struct ctk_json_out *o, const struct ctk_tracker_conta
         ctk_json_out_put(o, "]", 1);
 }
 
+/* The length of containers[i]'s entry in the text the state was read
+ * from, when it would be printed the same (it is unchanged and keeps its
+ * runtime root index); 0 otherwise. */
+static size_t as_read(const struct ctk_tracker_state *s, size_t i, const long *root_of)
+{
+        const struct ctk_tracker_container *c = &s->containers[i];
+        if (s->source.data == NULL || c->text_len == 0 || c->text_root != root_of[i] || c->text_off > s->source.len ||
+            c->text_len > s->source.len - c->text_off)
+                return 0;
+        return c->text_len;
+}
+
 char *ctk_tracker_state_format(const struct ctk_tracker_state *s)
 {
         _cleanup_free_ const char **roots = calloc(s->ncontainers + 1, sizeof(*roots));
@@ -120,7 +132,21 @@ char *ctk_tracker_state_format(const struct ctk_tracker_state *s)
         for (size_t i = 0; i < s->ncontainers; i++) {
                 if (i > 0)
                         ctk_json_out_put(&o, ",", 1);
-                put_container(&o, &s->containers[i], root_of[i]);
+                size_t n = as_read(s, i, root_of);
+                if (n == 0) {
+                        put_container(&o, &s->containers[i], root_of[i]);
+                        continue;
+                }
+                /* A run of entries that follow each other in the text
+                 * read: copied at once. */
+                const struct ctk_tracker_container *first = &s->containers[i];
+                size_t end = first->text_off + n;
+                while (i + 1 < s->ncontainers && s->containers[i + 1].text_off == end + 1 &&
+                       (n = as_read(s, i + 1, root_of)) > 0) {
+                        end += 1 + n;
+                        i++;
+                }
+                ctk_json_out_put(&o, s->source.data + first->text_off, end - first->text_off);
         }
         ctk_json_out_puts(&o, "]}\n");
         return ctk_json_out_finish(&o, NULL);

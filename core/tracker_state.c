@@ -43,7 +43,15 @@ void ctk_tracker_state_clear(struct ctk_tracker_state *s)
         free(s->arena_str);
         free(s->arena_idx);
         free(s->boot_id);
+        ctk_file_view_close(&s->source);
         memset(s, 0, sizeof(*s));
+}
+
+void ctk_tracker_state_keep_source(struct ctk_tracker_state *s, struct ctk_file_view *v)
+{
+        ctk_file_view_close(&s->source);
+        s->source = *v;
+        memset(v, 0, sizeof(*v));
 }
 
 static int strv_copy(struct ctk_strv *dst, const struct ctk_strv *src)

@@ -31,6 +31,7 @@
 #include <sys/types.h>
 
 #include "error.h"
+#include "fileio.h"
 #include "gpu.h"
 #include "strv.h"
 
@@ -62,6 +63,12 @@ struct ctk_tracker_container {
         char *runtime_root;           /* low-level runtime --root, NULL = unknown */
         pid_t pid;                    /* the process that allocated (creating runtime), 0 = unknown */
         unsigned long long pid_start; /* its start time (/proc/PID/stat field 22) */
+        /* Where the canonical reader found the entry in the text (text_len
+         * 0: not read so, or changed since) and the runtime root index it
+         * had there (-1 null): while the state keeps that text (source), the
+         * writer copies the entry instead of printing it again. */
+        size_t text_off, text_len;
+        long text_root;
 };
 
 struct ctk_tracker_state {
@@ -80,6 +87,8 @@ struct ctk_tracker_state {
         size_t arena_str_size;
         size_t *arena_idx;
         size_t arena_idx_n;
+        /* The text the state was read from, when kept (see text_off). */
+        struct ctk_file_view source;
 };
 
 void ctk_tracker_state_clear(struct ctk_tracker_state *s);
@@ -109,6 +118,9 @@ int ctk_tracker_state_parse_canonical(const char *text, size_t len, struct ctk_t
 int ctk_tracker_state_parse_strict(const char *text, size_t len, struct ctk_tracker_state *out, struct ctk_error **err);
 char *ctk_tracker_state_format(const struct ctk_tracker_state *s); /* NULL on ENOMEM; ends with "\n" */
 
+/* Hands the text s was just parsed from over to s (*v is emptied), so that
+ * writing s copies the unchanged container entries from it. */
+void ctk_tracker_state_keep_source(struct ctk_tracker_state *s, struct ctk_file_view *v);
 /* Frees p, a container field of s, unless it lies in s's arenas. */
 void ctk_tracker_state_free_field(const struct ctk_tracker_state *s, void *p);
 

@@ -285,6 +285,81 @@ static void test_arena_backed_state_changes(void **state)
         ctk_tracker_state_clear(&copy);
 }
 
+/* Parses text with the canonical reader and keeps it as the state's source. */
+static void parse_keeping(const char *text, struct ctk_tracker_state *st)
+{
+        size_t n = strlen(text);
+        assert_int_equal(ctk_tracker_state_parse_canonical(text, n, st, NULL), 1);
+        struct ctk_file_view v = {.buf = strdup(text), .len = n};
+        assert_non_null(v.buf);
+        v.data = v.buf;
+        ctk_tracker_state_keep_source(st, &v);
+        assert_null(v.data);
+}
+
+/* What the writer prints for st without its source (every entry printed
+ * from the model). */
+static char *printed(const struct ctk_tracker_state *st)
+{
+        struct ctk_tracker_state copy;
+        assert_int_equal(ctk_tracker_state_copy(&copy, st, NULL), 0);
+        assert_null(copy.source.data);
+        char *out = ctk_tracker_state_format(&copy);
+        ctk_tracker_state_clear(&copy);
+        assert_non_null(out);
+        return out;
+}
+
+/* With the text it was read from kept, the writer copies the entries that
+ * did not change from it, and prints exactly what it would print from the
+ * model after any change: entries changed, removed (runtime root indices
+ * move), added with a new root. */
+static void test_unchanged_entries_are_copied(void **state)
+{
+        (void)state;
+        _cleanup_free_ char *text = sample_text();
+        struct ctk_tracker_state st;
+        parse_keeping(text, &st);
+        _cleanup_free_ char *same = ctk_tracker_state_format(&st);
+        assert_string_equal(same, text);
+
+        /* Copied, not printed: a byte changed in the kept text shows. */
+        char *pid = strstr((char *)st.source.data, ",4242,");
+        assert_non_null(pid);
+        pid[1] = '5';
+        _cleanup_free_ char *copied = ctk_tracker_state_format(&st);
+        assert_non_null(strstr(copied, ",5242,"));
+        pid[1] = '4';
+
+        /* c1 (root 0) goes: c3's root /run/runc becomes index 0, c4's
+         * moby 1; c4 changes owner; c5 comes with a new root. */
+        assert_true(ctk_tracker_state_release(&st, "c1"));
+        bool changed;
+        struct ctk_tracker_container c4 = {.id = "c4", .runtime_root = "/run/docker/runtime-runc/moby", .pid = 9};
+        assert_int_equal(ctk_tracker_state_alloc(&st, &c4, (size_t[]){2}, 1, &changed, NULL), 0);
+        assert_true(changed);
+        struct ctk_tracker_container c5 = {.id = "c5", .runtime_root = "/run/crun"};
+        assert_int_equal(ctk_tracker_state_alloc(&st, &c5, (size_t[]){0, 3}, 2, &changed, NULL), 0);
+        _cleanup_free_ char *want = printed(&st);
+        _cleanup_free_ char *got = ctk_tracker_state_format(&st);
+        assert_string_equal(got, want);
+        assert_non_null(
+            strstr(got, "\"runtimeRoots\":[\"/run/runc\",\"/run/docker/runtime-runc/moby\",\"/run/crun\"]"));
+        assert_non_null(strstr(got, "[\"c3\",[0,2,3],0,0,0],[\"c4\",[2],1,9,"));
+        ctk_tracker_state_clear(&st);
+
+        /* A GPU list that grows is printed again. */
+        parse_keeping(text, &st);
+        struct ctk_tracker_container c2 = {.id = "c2"};
+        assert_int_equal(ctk_tracker_state_alloc(&st, &c2, (size_t[]){0}, 1, &changed, NULL), 0);
+        assert_true(changed);
+        _cleanup_free_ char *want2 = printed(&st);
+        _cleanup_free_ char *got2 = ctk_tracker_state_format(&st);
+        assert_string_equal(got2, want2);
+        assert_non_null(strstr(got2, "[\"c2\",[0,4],null,0,0]"));
+        ctk_tracker_state_clear(&st);
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
@@ -294,6 +369,7 @@ int main(void)
             cmocka_unit_test(test_truncated),
             cmocka_unit_test(test_mutations_agree),
             cmocka_unit_test(test_arena_backed_state_changes),
+            cmocka_unit_test(test_unchanged_entries_are_copied),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }
