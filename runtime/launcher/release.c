@@ -1,6 +1,7 @@
 #include "release.h"
 
 #include <fcntl.h>
+#include <sched.h>
 #include <stdbool.h>
 #include <string.h>
 #include <unistd.h>
@@ -74,6 +75,11 @@ static void release_with_ctk(const struct ctk_config *cfg, const struct rt_args 
 static _Noreturn void release(const struct ctk_config *cfg, const struct rt_args *a,
                               const struct ctk_tracker_paths *paths, int lock_fd)
 {
+        /* A new child preempts its parent on their CPU: let the caller
+         * exec runc first, and leave runc the CPU (else the delete waits for
+         * this work, ~1 ms of CPU for 1,000 containers tracked). */
+        (void)!nice(10);
+        sched_yield();
         quiet_stdio();
         open_log(cfg);
         _cleanup_error_ struct ctk_error *err = NULL;
