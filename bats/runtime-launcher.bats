@@ -141,6 +141,11 @@ runc_state() {
         full --root "$r" delete c1
         echo '{"id": "c1", "init_process_pid": "1"}' >"$r/c1/state.json"
         full --root "$r" delete c1
+        # runc's default root (no --root): /run/runc, unless rootless runc
+        # would use $XDG_RUNTIME_DIR/runc
+        unset XDG_RUNTIME_DIR
+        direct delete ctk-launcher-test-none
+        XDG_RUNTIME_DIR=$T/xdg full delete ctk-launcher-test-none
 }
 
 @test "launcher: --version, --help, --debug and log-level debug go to the full runtime" {

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <sched.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -24,6 +25,9 @@ static bool released_safely_first(const struct rt_args *a, const char *runtime)
         const char *base = strrchr(runtime, '/');
         if (strcmp(base != NULL ? base + 1 : runtime, "runc") != 0)
                 return false; /* only runc's state is read */
+        const char *xdg = getenv("XDG_RUNTIME_DIR");
+        if (a->root == NULL && xdg != NULL && xdg[0] != '\0')
+                return false; /* runc may use $XDG_RUNTIME_DIR/runc (rootless) */
         const char *root = a->root != NULL ? a->root : rt_lowlevel_default_root(runtime);
         enum rt_runc_status s = rt_runc_status(root, a->id, "/proc");
         return s == RT_RUNC_GONE || s == RT_RUNC_STOPPED;
@@ -75,12 +79,12 @@ static void release_with_ctk(const struct ctk_config *cfg, const struct rt_args 
 static _Noreturn void release(const struct ctk_config *cfg, const struct rt_args *a,
                               const struct ctk_tracker_paths *paths, int lock_fd)
 {
+        quiet_stdio();
         /* A new child preempts its parent on their CPU: let the caller
          * exec runc first, and leave runc the CPU (else the delete waits for
          * this work, ~1 ms of CPU for 1,000 containers tracked). */
         (void)!nice(10);
         sched_yield();
-        quiet_stdio();
         open_log(cfg);
         _cleanup_error_ struct ctk_error *err = NULL;
         struct ctk_tracker_state st;
