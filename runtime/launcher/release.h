@@ -24,7 +24,8 @@
  * marker is present): 0 when the release is under way (the caller execs
  * runtime now), -1 when the full runtime has to take the call (not safe,
  * or not sure: a running container without --force, a state runc did not
- * write, an invalid id, the lock not taken, no fork). */
+ * write, no --root while $XDG_RUNTIME_DIR is set (rootless runc's default
+ * root), an invalid id, the lock not taken, no fork). */
 int rt_release_before_delete(const struct ctk_config *cfg, const struct rt_args *a, const char *runtime);
 
 #endif
