@@ -62,8 +62,11 @@ create() {
 }
 delete() { shim delete --force "$1"; }
 
+# The state file, once a release under way is written: a delete may leave
+# its release to a child holding the tracker lock (runtime/launcher/release.h).
+settled_state() { flock "$STATE/gpu-tracker.lock" cat "$STATE/gpu-tracker.json"; }
 # The containers holding GPU n, in order, one per line.
-holders() { jq -r --argjson g "$1" '.containers[] | select(.[1] | index($g)) | .[0]' "$STATE/gpu-tracker.json"; }
+holders() { settled_state | jq -r --argjson g "$1" '.containers[] | select(.[1] | index($g)) | .[0]'; }
 
 @test "create records the GPUs, adds the release hook; delete releases" {
         tracker enable
@@ -80,7 +83,7 @@ holders() { jq -r --argjson g "$1" '.containers[] | select(.[1] | index($g)) | .
 
         run delete $ID_A
         [ "$status" -eq 0 ]
-        [ "$(jq -c .containers "$STATE/gpu-tracker.json")" = "[]" ]
+        [ "$(settled_state | jq -c .containers)" = "[]" ]
         run runc --root "$ROOT" state $ID_A
         [ "$status" -ne 0 ]
 }
@@ -234,10 +237,171 @@ holders() { jq -r --argjson g "$1" '.containers[] | select(.[1] | index($g)) | .
                 pids+=($!)
         done
         wait "${pids[@]}"
-        [ "$(jq -c .containers "$STATE/gpu-tracker.json")" = "[]" ]
+        [ "$(settled_state | jq -c .containers)" = "[]" ]
         [ -z "$(runc --root "$ROOT" list -q)" ]
         # the only failures were refusals of an exclusive GPU (runc may warn,
         # on a loaded host, that it retries removing a busy cgroup)
         ! grep -v -e "is exclusive and in use by container" \
                 -e 'level=warning msg="Failed to remove cgroup (will retry)"' "$T"/w*.err
+}
+
+# A delete the launcher takes alone (runtime/launcher/release.h): the GPUs
+# are released before runc runs, when the container can never run again.
+# `alone` is a copy of the launcher with no full runtime beside it (a call
+# it hands over fails with its "cannot run" line) and with amd-ctk.
+alone() {
+        mkdir -p "$T/alone"
+        cp "$RT_SHIM" "$T/alone/amd-container-runtime"
+        cp "$RT_BIN/amd-ctk" "$T/alone/amd-ctk"
+        "$T/alone/amd-container-runtime" --amd-config="$CFG" --root "$ROOT" "$@"
+}
+# $output says the call was handed to the full runtime.
+handed_over() { [[ "$output" == *"cannot run $T/alone/../libexec/amd-container-toolkit/amd-container-runtime-full"* ]]; }
+
+# Containers made without the poststop hook (no amd-ctk for it), so that
+# only the delete can release them.
+no_hook_config() {
+        rt_config "$CFG" state-dir "$STATE" profile "$RT_PROFILES/seed-4xmi210.json" log-file "$T/runtime.log" \
+                ctk-path /nonexistent/amd-ctk
+}
+
+runc_status() { runc --root "$ROOT" state "$1" | jq -r .status; }
+is_stopped() { [ "$(runc_status "$1")" = stopped ]; }
+# stop ID: the created container is started, killed, and seen stopped.
+stop() {
+        runc --root "$ROOT" start "$1"
+        runc --root "$ROOT" kill "$1" KILL
+        ctk_wait_for 10 is_stopped "$1"
+}
+
+@test "the launcher alone deletes and releases a stopped container, and one runc no longer knows" {
+        tracker enable
+        no_hook_config
+        bundle $ID_A 1
+        bundle $ID_B 2
+        create $ID_A
+        create $ID_B
+        [ "$(holders 1)" = $ID_A ] && [ "$(holders 2)" = $ID_B ]
+        stop $ID_A
+        run alone delete $ID_A
+        [ "$status" -eq 0 ]
+        [ -z "$output" ]
+        [ -z "$(holders 1)" ] && [ "$(holders 2)" = $ID_B ]
+        run runc --root "$ROOT" state $ID_A
+        [ "$status" -ne 0 ]
+        grep -q "container $ID_A: GPU tracker: GPUs released" "$T/runtime.log"
+        # deleted behind the runtime's back: runc fails, the GPUs are released
+        runc --root "$ROOT" delete --force $ID_B
+        run alone delete $ID_B
+        [ "$status" -ne 0 ]
+        [[ "$output" == *"$ID_B"* ]] && ! handed_over # runc's error
+        [ -z "$(holders 2)" ]
+}
+
+@test "a running container's delete without --force goes to the full runtime, which keeps its GPUs" {
+        tracker enable
+        no_hook_config
+        bundle $ID_A 0
+        create $ID_A
+        runc --root "$ROOT" start $ID_A
+        before=$(settled_state)
+        run alone delete $ID_A
+        [ "$status" -eq 1 ]
+        handed_over
+        # a created (not started) one too: runc's delete would kill it
+        bundle $ID_B 3
+        create $ID_B
+        run alone delete $ID_B
+        handed_over
+        # through the full runtime, runc refuses: nothing is released
+        run shim delete $ID_A
+        [ "$status" -ne 0 ]
+        [ "$(runc_status $ID_A)" = running ]
+        [ "$(holders 0)" = $ID_A ]
+        [ "$(settled_state | jq -c '.containers | map(.[0])')" = "[\"$ID_A\",\"$ID_B\"]" ]
+        [ "$(jq -c '.containers[0]' <<<"$before")" = "$(settled_state | jq -c '.containers[0]')" ]
+}
+
+@test "delete --force of a running container: the launcher alone releases it" {
+        tracker enable
+        no_hook_config
+        bundle $ID_A 0-3
+        create $ID_A
+        runc --root "$ROOT" start $ID_A
+        run alone delete --force $ID_A
+        [ "$status" -eq 0 ]
+        for g in 0 1 2 3; do [ -z "$(holders $g)" ]; done
+        run runc --root "$ROOT" state $ID_A
+        [ "$status" -ne 0 ]
+        # -f after the id, as urfave/cli allows
+        bundle $ID_B 1
+        create $ID_B
+        runc --root "$ROOT" start $ID_B
+        run alone delete $ID_B -f
+        [ "$status" -eq 0 ]
+        [ -z "$(holders 1)" ]
+}
+
+@test "deleting a container the tracker does not hold leaves the state byte-identical" {
+        tracker enable
+        tracker 3 exclusive
+        bundle $ID_A 3
+        create $ID_A
+        cp -a "$TEMPLATE" "$T/$ID_B" # asks for no GPU
+        create $ID_B
+        settled_state >"$T/before"
+        stop $ID_B
+        run alone delete $ID_B
+        [ "$status" -eq 0 ]
+        settled_state | cmp - "$T/before"
+        cp -a "$TEMPLATE" "$T/$ID_C"
+        create $ID_C
+        runc --root "$ROOT" start $ID_C
+        run alone delete --force $ID_C
+        [ "$status" -eq 0 ]
+        settled_state | cmp - "$T/before"
+        [ "$(holders 3)" = $ID_A ]
+}
+
+@test "a state that is not in the writer's form (edited, pretty-printed) is still released" {
+        tracker enable
+        no_hook_config
+        bundle $ID_A 2
+        bundle $ID_B 3
+        create $ID_A
+        create $ID_B
+        settled_state | jq . >"$T/pretty"
+        mv "$T/pretty" "$STATE/gpu-tracker.json"
+        stop $ID_A
+        # amd-ctk beside the launcher releases it (no ctk-path now)
+        rt_config "$CFG" state-dir "$STATE" profile "$RT_PROFILES/seed-4xmi210.json" log-file "$T/runtime.log"
+        run alone delete $ID_A
+        [ "$status" -eq 0 ]
+        no_holder() { [ -z "$(holders "$1")" ]; }
+        ctk_wait_for 10 no_holder 2
+        [ "$(holders 3)" = $ID_B ]
+        run runc --root "$ROOT" state $ID_A
+        [ "$status" -ne 0 ]
+}
+
+@test "right after a delete returns, gpu-tracker status never shows the container" {
+        tracker enable
+        no_hook_config
+        for i in 1 2 3 4 5 6; do
+                bundle c$i 0
+                create c$i
+                # no runtime root: only the release, not reconciliation, can drop it
+                settled_state | jq -c '.containers |= map(.[2] = null)' >"$T/edited"
+                mv "$T/edited" "$STATE/gpu-tracker.json"
+                if [ $((i % 2)) = 0 ]; then
+                        stop c$i
+                        alone delete c$i
+                else
+                        runc --root "$ROOT" start c$i
+                        alone delete --force c$i
+                fi
+                run tracker status
+                [ "$status" -eq 0 ]
+                [[ "$output" != *"c$i"* ]]
+        done
 }

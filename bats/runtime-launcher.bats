@@ -25,10 +25,12 @@ EOS
         jq -n --arg r "$T/fake-runc" --arg s "$T/state" --arg p "$PROFILES/seed-4xmi210.json" \
                 '{"runtime-path": $r, "state-dir": $s, "profile": $p, "log-file": "/dev/null"}' >"$CFG"
         echo '{"ociVersion": "1.0.2", "process": {"env": ["PATH=/bin", "TERM=xterm"]}}' >"$T/bundle/config.json"
+        SLEEPERS=()
         MISSING="amd-container-runtime: cannot run $T/bin/../libexec/amd-container-toolkit/amd-container-runtime-full: No such file or directory (reinstall amd-container-toolkit)"
 }
 
 teardown() {
+        [ -z "${SLEEPERS[*]}" ] || kill "${SLEEPERS[@]}" 2>/dev/null || true
         rm -rf "$T"
 }
 
@@ -80,12 +82,70 @@ full() {
         full create --bundle "$T/bundle" ID
 }
 
-@test "launcher: delete goes to the full runtime only while the GPU tracker may be enabled" {
+@test "launcher: with the GPU tracker enabled, a delete it cannot release first goes to the full runtime" {
         direct delete ID
         touch "$T/state/gpu-tracker.enabled"
-        full delete ID
-        full delete --force ID
-        direct delete # no id: nothing to release
+        full delete ID                         # the low-level runtime is not runc: its state is not read
+        direct delete --force ID               # released first (here: nothing tracked)
+        direct delete ID -f=true               # (after the id, Go's spellings)
+        full delete --force=false ID
+        full delete --force ../ID              # not a container id
+        direct delete                          # no id: nothing to release
+        [ ! -e "$T/state/gpu-tracker.json" ]   # nothing tracked, nothing written
+}
+
+# runc's state of container ID in ROOT: init STATUS (running, exited, reused:
+# its pid runs with another start time), or no state.json (created, or
+# another runtime's layout), or no directory (gone).
+runc_state() {
+        local root=$1 id=$2 kind=$3 pid start
+        mkdir -p "$root/$id"
+        case $kind in
+        running | reused)
+                sleep 1000 &
+                pid=$!
+                SLEEPERS+=("$pid")
+                start=$(sed 's/.*) //' "/proc/$pid/stat" | cut -d' ' -f20)
+                [ "$kind" = running ] || start=$((start + 1))
+                ;;
+        exited)
+                sh -c 'exit 0' &
+                pid=$!
+                wait $pid
+                start=1
+                ;;
+        no-state) return 0 ;;
+        gone) rm -rf "${root:?}/$id" && return 0 ;;
+        esac
+        echo "{\"id\":\"$id\",\"init_process_pid\":$pid,\"init_process_start\":$start,\"config\":{}}" \
+                >"$root/$id/state.json"
+}
+
+@test "launcher: a tracked runc delete without --force is released first only when runc's state says stopped or gone" {
+        mkdir -p "$T/fakebin"
+        mv "$T/fake-runc" "$T/fakebin/runc"
+        sed -i "s|\$0|$T/fake-runc|" "$T/fakebin/runc" # (argv[0] as direct() expects it)
+        jq --arg r "$T/fakebin/runc" '."runtime-path" = $r' "$CFG" >"$CFG.new" && mv "$CFG.new" "$CFG"
+        touch "$T/state/gpu-tracker.enabled"
+        local r=$T/runc-root
+        runc_state "$r" c1 exited
+        direct --root "$r" delete c1
+        runc_state "$r" c1 reused
+        direct --root "$r" delete c1
+        runc_state "$r" c1 gone
+        direct --root "$r" delete c1
+        runc_state "$r" c1 running
+        full --root "$r" delete c1
+        direct --root "$r" delete --force c1
+        runc_state "$r" c1 no-state
+        full --root "$r" delete c1
+        echo '{"id": "c1", "init_process_pid": "1"}' >"$r/c1/state.json"
+        full --root "$r" delete c1
+        # runc's default root (no --root): /run/runc, unless rootless runc
+        # would use $XDG_RUNTIME_DIR/runc
+        unset XDG_RUNTIME_DIR
+        direct delete ctk-launcher-test-none
+        XDG_RUNTIME_DIR=$T/xdg full delete ctk-launcher-test-none
 }
 
 @test "launcher: --version, --help, --debug and log-level debug go to the full runtime" {

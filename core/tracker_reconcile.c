@@ -109,6 +109,13 @@ static int runtime_state_exists(const char *root, const char *id)
         return result;
 }
 
+bool ctk_tracker_creator_running(const struct ctk_tracker_container *c, const char *proc_dir)
+{
+        unsigned long long start;
+        return c->pid > 0 && ctk_proc_start_time(proc_dir, c->pid, &start) == 0 &&
+               (c->pid_start == 0 || c->pid_start == start);
+}
+
 enum ctk_container_presence ctk_tracker_container_presence(const struct ctk_tracker_container *c, const char *proc_dir)
 {
         if (c->runtime_root == NULL || !ctk_tracker_valid_container_id(c->id))
@@ -118,11 +125,8 @@ enum ctk_container_presence ctk_tracker_container_presence(const struct ctk_trac
                 return CTK_CONTAINER_PRESENT;
         if (r < 0)
                 return CTK_CONTAINER_UNKNOWN;
-        unsigned long long start;
-        if (c->pid > 0 && ctk_proc_start_time(proc_dir, c->pid, &start) == 0 &&
-            (c->pid_start == 0 || c->pid_start == start))
-                return CTK_CONTAINER_PRESENT; /* still being created */
-        return CTK_CONTAINER_GONE;
+        return ctk_tracker_creator_running(c, proc_dir) ? CTK_CONTAINER_PRESENT /* still being created */
+                                                        : CTK_CONTAINER_GONE;
 }
 
 static bool interesting(const struct ctk_tracker_container *c, const bool *interest)

@@ -34,6 +34,11 @@ int ctk_proc_start_time(const char *proc_dir, pid_t pid, unsigned long long *out
  * allocation (accessibility is kept).  Records boot_id.  Sets *changed. */
 int ctk_tracker_apply_boot_id(struct ctk_tracker_state *s, const char *boot_id, bool *changed, struct ctk_error **err);
 
+/* Whether the process that allocated the container's GPUs (c->pid, of
+ * start time c->pid_start when known) still runs: then the container is
+ * being created, or its creating `runc run` still runs it. */
+bool ctk_tracker_creator_running(const struct ctk_tracker_container *c, const char *proc_dir);
+
 enum ctk_container_presence {
         CTK_CONTAINER_PRESENT,
         CTK_CONTAINER_GONE,

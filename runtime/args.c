@@ -47,6 +47,19 @@ static const struct opt delete_opts[] = {
     {"force", false}, {"f", false}, {"help", false}, {"h", false}, {NULL, false},
 };
 
+/* A boolean flag's value as Go's strconv.ParseBool reads it: NULL (no
+ * value) is true; anything it refuses is false here (runc fails then). */
+static bool bool_value(const char *value)
+{
+        static const char *const yes[] = {"1", "t", "T", "true", "TRUE", "True"};
+        if (value == NULL)
+                return true;
+        for (size_t i = 0; i < sizeof(yes) / sizeof(yes[0]); i++)
+                if (strcmp(value, yes[i]) == 0)
+                        return true;
+        return false;
+}
+
 static bool is_option(const char *arg)
 {
         return arg[0] == '-' && arg[1] != '\0' && strcmp(arg, "--") != 0;
@@ -167,6 +180,8 @@ static void parse_command_options(int argc, char *const argv[], int i, const str
                         out->bundle = value;
                 else if (tab == create_opts && (name_is(name, len, "config") || name_is(name, len, "f")))
                         out->config = value;
+                else if (tab == delete_opts && (name_is(name, len, "force") || name_is(name, len, "f")))
+                        out->force = bool_value(value);
                 else if (name_is(name, len, "help") || name_is(name, len, "h"))
                         out->help = true;
         }

@@ -38,6 +38,7 @@ struct rt_args {
         const char *bundle;       /* create/run: --bundle/-b, NULL = current directory */
         const char *config;       /* create/run: crun's --config/-f spec file name, NULL = config.json */
         const char *id;           /* create/run/delete: first positional argument, NULL when absent */
+        bool force;               /* delete: --force/-f (true only for a value Go reads as true) */
 };
 
 /* Parses argv (argv[0] is the program).  Fails only on our own options

@@ -1,6 +1,7 @@
 #include "lowlevel.h"
 
 #include <errno.h>
+#include <libgen.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -100,6 +101,29 @@ const char *rt_program_path(void)
 {
         const char *launcher = getenv(RT_LAUNCHER_ENV);
         return launcher != NULL && launcher[0] == '/' ? launcher : "/proc/self/exe";
+}
+
+const char *rt_lowlevel_default_root(const char *runtime)
+{
+        const char *base = strrchr(runtime, '/');
+        base = base != NULL ? base + 1 : runtime;
+        return strcmp(base, "crun") == 0 ? "/run/crun" : "/run/runc";
+}
+
+char *rt_ctk_find(const char *configured, const char *self_exe)
+{
+        _cleanup_free_ char *path = NULL;
+        if (configured != NULL) {
+                path = strdup(configured);
+        } else {
+                _cleanup_free_ char *self = realpath(self_exe, NULL);
+                if (self == NULL || asprintf(&path, "%s/amd-ctk", dirname(self)) < 0)
+                        path = NULL;
+        }
+        struct stat st;
+        if (path == NULL || path[0] != '/' || stat(path, &st) < 0 || !S_ISREG(st.st_mode) || access(path, X_OK) < 0)
+                return NULL;
+        return ctk_steal(&path);
 }
 
 int rt_lowlevel_exec(const char *runtime, char *const args[], int n, struct ctk_error **err)

@@ -27,6 +27,16 @@ const char *rt_program_path(void);
 int rt_lowlevel_find(const char *configured, const char *path_env, const char *const self[], char **out,
                      struct ctk_error **err);
 
+/* The low-level runtime's state directory when no --root is given:
+ * /run/crun for a runtime named crun, else /run/runc. */
+const char *rt_lowlevel_default_root(const char *runtime);
+
+/* The amd-ctk to run for the GPU tracker: configured (the config's
+ * ctk-path) when set, else "amd-ctk" in the directory of self_exe (a link
+ * like /proc/self/exe is resolved); NULL unless that is an absolute path to
+ * an executable file.  malloc'ed. */
+char *rt_ctk_find(const char *configured, const char *self_exe);
+
 /* execv()s runtime with argv[0] = its base name followed by args[0..n-1].
  * Returns only on failure. */
 int rt_lowlevel_exec(const char *runtime, char *const args[], int n, struct ctk_error **err);

@@ -96,6 +96,24 @@ static void test_proc_start_time(void **state)
         fx_rmtree(dir);
 }
 
+static void test_creator_running(void **state)
+{
+        (void)state;
+        unsigned long long start;
+        assert_int_equal(ctk_proc_start_time("/proc", getpid(), &start), 0);
+        struct ctk_tracker_container c = {.id = (char *)"c", .pid = getpid(), .pid_start = start};
+        assert_true(ctk_tracker_creator_running(&c, "/proc"));
+        c.pid_start = 0; /* start time unknown: the pid alone */
+        assert_true(ctk_tracker_creator_running(&c, "/proc"));
+        c.pid_start = start + 1; /* the pid was reused */
+        assert_false(ctk_tracker_creator_running(&c, "/proc"));
+        c.pid = dead_pid();
+        c.pid_start = 0;
+        assert_false(ctk_tracker_creator_running(&c, "/proc"));
+        c.pid = 0;
+        assert_false(ctk_tracker_creator_running(&c, "/proc"));
+}
+
 static void test_drops_containers_gone_from_runtime_root(void **state)
 {
         struct fx *f = *state;
@@ -213,6 +231,7 @@ int main(void)
 {
         const struct CMUnitTest tests[] = {
             cmocka_unit_test(test_proc_start_time),
+            cmocka_unit_test(test_creator_running),
             cmocka_unit_test_setup_teardown(test_drops_containers_gone_from_runtime_root, setup, teardown),
             cmocka_unit_test_setup_teardown(test_missing_root_means_gone, setup, teardown),
             cmocka_unit_test_setup_teardown(test_creating_container_is_kept, setup, teardown),

@@ -164,8 +164,22 @@ static void test_delete(void **state)
         assert_str(a.id, "ctr");
         assert_str(a.root, "/r");
         assert_false(rt_args_edits_spec(&a));
+        assert_true(a.force);
         a = PARSE("delete", "-f", "ctr2");
         assert_str(a.id, "ctr2");
+        assert_true(a.force);
+        /* after the id (urfave/cli reorders), and Go's boolean spellings */
+        assert_true(PARSE("delete", "ctr", "--force").force);
+        assert_true(PARSE("delete", "--force=true", "ctr").force);
+        assert_true(PARSE("delete", "-f=1", "ctr").force);
+        assert_false(PARSE("delete", "ctr").force);
+        assert_false(PARSE("delete", "--force=false", "ctr").force);
+        assert_false(PARSE("delete", "-f=0", "ctr").force);
+        assert_false(PARSE("delete", "--force=maybe", "ctr").force); /* runc refuses it: never forced */
+        assert_false(PARSE("delete", "--", "--force").force);        /* an id */
+        /* create's -f is crun's --config, not a force */
+        assert_false(PARSE("create", "-f", "c.json", "id").force);
+        assert_false(PARSE("--force", "delete", "ctr").force); /* not a global option */
 }
 
 static void test_pass_through_commands(void **state)

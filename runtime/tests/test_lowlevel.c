@@ -187,6 +187,42 @@ static void test_relative_path_entries_ignored(void **state)
         assert_found(find_ok("rt-test-runtime", p), "b/rt-test-runtime");
 }
 
+static void test_default_root(void **state)
+{
+        (void)state;
+        assert_string_equal(rt_lowlevel_default_root("/usr/sbin/runc"), "/run/runc");
+        assert_string_equal(rt_lowlevel_default_root("runc"), "/run/runc");
+        assert_string_equal(rt_lowlevel_default_root("/usr/bin/crun"), "/run/crun");
+        assert_string_equal(rt_lowlevel_default_root("crun"), "/run/crun");
+}
+
+/* amd-ctk beside the program (a link to it is resolved), or the configured
+ * one; only an absolute path to an executable file. */
+static void test_ctk_find(void **state)
+{
+        (void)state;
+        make_exe("ctk", "amd-ctk", 0755);
+        make_exe("ctk", "amd-container-runtime", 0755);
+        make_exe("ctk", "other", 0755);
+        _cleanup_free_ char *ctk = scratch_path(dir, "ctk/amd-ctk");
+        _cleanup_free_ char *other = scratch_path(dir, "ctk/other");
+        _cleanup_free_ char *link = scratch_path(dir, "ctk-link");
+        assert_int_equal(symlink("ctk/amd-container-runtime", link), 0);
+        _cleanup_free_ char *want = realpath(ctk, NULL);
+        _cleanup_free_ char *p = rt_ctk_find(NULL, link);
+        assert_non_null(p);
+        assert_string_equal(p, want);
+        _cleanup_free_ char *q = rt_ctk_find(other, link);
+        assert_string_equal(q, other);
+        assert_null(rt_ctk_find("/nonexistent/amd-ctk", link));
+        assert_null(rt_ctk_find("amd-ctk", link)); /* not absolute */
+        assert_int_equal(chmod(other, 0644), 0);
+        assert_null(rt_ctk_find(other, link));
+        assert_null(rt_ctk_find(NULL, "/nonexistent/amd-container-runtime"));
+        assert_int_equal(unlink(ctk), 0);
+        assert_null(rt_ctk_find(NULL, link)); /* nothing beside it */
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
@@ -196,6 +232,8 @@ int main(void)
             cmocka_unit_test(test_crun_fallback),
             cmocka_unit_test(test_configured),
             cmocka_unit_test(test_relative_path_entries_ignored),
+            cmocka_unit_test(test_default_root),
+            cmocka_unit_test(test_ctk_find),
         };
         return cmocka_run_group_tests(tests, setup, teardown);
 }
