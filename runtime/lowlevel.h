@@ -27,8 +27,12 @@ const char *rt_program_path(void);
 int rt_lowlevel_find(const char *configured, const char *path_env, const char *const self[], char **out,
                      struct ctk_error **err);
 
-/* execv()s runtime with argv[0] = its base name followed by args[0..n-1].
- * Returns only on failure. */
+/* The argument vector for runtime: argv[0] = its base name followed by
+ * args[0..n-1] and NULL (the strings are not copied).  NULL on ENOMEM. */
+char **rt_lowlevel_argv(const char *runtime, char *const args[], int n);
+
+/* execv()s runtime with the arguments of rt_lowlevel_argv.  Returns only
+ * on failure. */
 int rt_lowlevel_exec(const char *runtime, char *const args[], int n, struct ctk_error **err);
 
 #endif
