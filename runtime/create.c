@@ -5,7 +5,7 @@
  * written.  With the GPU tracker enabled, run records the selection first
  * (it is released if a later step fails); create writes the spec with the
  * release hook and leaves the allocation for the time runc create runs
- * (create_tracked.c), so that it adds nothing to the create's duration. */
+ * (create_tracked.c), so that it does not lengthen the create. */
 #include "create.h"
 
 #include <errno.h>

@@ -11,9 +11,7 @@
  * container's stdio through the runtime. */
 #include "create_tracked.h"
 
-#include <errno.h>
 #include <stdlib.h>
-#include <string.h>
 #include <sys/types.h>
 
 #include "core/cleanup.h"
