@@ -68,6 +68,38 @@ settled_state() { flock "$STATE/gpu-tracker.lock" cat "$STATE/gpu-tracker.json";
 # The containers holding GPU n, in order, one per line.
 holders() { settled_state | jq -r --argjson g "$1" '.containers[] | select(.[1] | index($g)) | .[0]'; }
 
+# lowlevel_stub SH-CODE: the low-level runtime (config runtime-path) becomes
+# a script that runs SH-CODE, then runc with its arguments.  In SH-CODE $cmd
+# is the runc subcommand, $id the container id (the last argument), and
+# `listed ID` says whether the tracker state records the container.
+lowlevel_stub() {
+        local stub="$T/lowlevel-stub"
+        cat >"$stub" <<EOF
+#!/bin/sh
+cmd=
+for a; do
+        case \$a in create | run | delete) [ -n "\$cmd" ] || cmd=\$a ;; esac
+        id=\$a
+done
+listed() { jq -e --arg id "\$1" 'any(.containers[]; .[0] == \$id)' "$STATE/gpu-tracker.json" >/dev/null; }
+$1
+exec runc "\$@"
+EOF
+        chmod +x "$stub"
+        rt_config "$CFG" state-dir "$STATE" profile "$RT_PROFILES/seed-4xmi210.json" log-file "$T/runtime.log" \
+                runtime-path "$stub"
+}
+
+# wait_for_file FILE: until FILE is not empty (at most 5 s).
+wait_for_file() {
+        local n=0
+        until [ -s "$1" ] || [ $n -ge 100 ]; do
+                n=$((n + 1))
+                sleep 0.05
+        done
+        [ -s "$1" ]
+}
+
 @test "create records the GPUs, adds the release hook; delete releases" {
         tracker enable
         bundle $ID_A 0-2
@@ -95,12 +127,10 @@ holders() { settled_state | jq -r --argjson g "$1" '.containers[] | select(.[1] 
         tracker 1-3 exclusive
         before=$(cat "$STATE/gpu-tracker.json")
         bundle $ID_C 0-2
-        spec_before=$(cat "$T/$ID_C/config.json")
         run --separate-stderr create $ID_C
         [ "$status" -eq 1 ]
         [ "$stderr" = "amd-container-runtime: GPU 1 is exclusive and in use by container 90cb29e11e83" ]
         [ "$(cat "$STATE/gpu-tracker.json")" = "$before" ]
-        [ "$(cat "$T/$ID_C/config.json")" = "$spec_before" ]
         run runc --root "$ROOT" state $ID_C
         [ "$status" -ne 0 ]
         # a shared GPU is granted to both
@@ -163,7 +193,9 @@ holders() { settled_state | jq -r --argjson g "$1" '.containers[] | select(.[1] 
         rt_spec_edit "$T/$ID_A" '.root.path = "/nonexistent-rootfs"'
         run create $ID_A
         [ "$status" -ne 0 ]
-        # runc failed after the shim handed over: reconciliation drops it
+        # runc failed: what the create took is released at once
+        [ "$(jq -c .containers "$STATE/gpu-tracker.json")" = "[]" ]
+        grep -q "container $ID_A: GPU tracker: GPUs released" "$T/runtime.log"
         run tracker status
         [ "$status" -eq 0 ]
         [[ "${lines[3]}" == "0         0xEA35F57CC80DEB35       Exclusive           -"* ]]
@@ -182,6 +214,127 @@ holders() { settled_state | jq -r --argjson g "$1" '.containers[] | select(.[1] 
         [ "$(jq '.hooks.poststop // [] | length' "$T/$ID_A/config.json")" = 0 ]
         run delete $ID_A
         [ "$status" -eq 0 ]
+}
+
+@test "a refused create is deleted again with the same runc options; its error is runc's last log entry" {
+        tracker enable
+        bundle $ID_B 1
+        create $ID_B
+        tracker 1 exclusive
+        before=$(cat "$STATE/gpu-tracker.json")
+        bundle $ID_C 1,2
+        rc=0
+        shim --log "$T/runc.log" --log-format json create --bundle "$T/$ID_C" $ID_C \
+                </dev/null >"$T/$ID_C.stdout" 2>"$T/$ID_C.stderr" || rc=$?
+        [ "$rc" -eq 1 ]
+        msg="amd-container-runtime: GPU 1 is exclusive and in use by container 90cb29e11e83"
+        [ "$(cat "$T/$ID_C.stderr")" = "$msg" ]
+        [ "$(tail -n 1 "$T/runc.log" | jq -r .level)" = error ]
+        [ "$(tail -n 1 "$T/runc.log" | jq -r .msg)" = "$msg" ]
+        [ "$(cat "$STATE/gpu-tracker.json")" = "$before" ]
+        [ "$(runc --root "$ROOT" list -q)" = $ID_B ]
+        run runc --root "$ROOT" state $ID_C
+        [ "$status" -ne 0 ]
+}
+
+@test "GPUs that are no longer the recorded ones fail a create; no container is left" {
+        rt_config "$CFG" state-dir "$STATE" profile "$RT_PROFILES/mi210-xgmi-x8.json" log-file "$T/runtime.log"
+        tracker enable
+        rt_config "$CFG" state-dir "$STATE" profile "$RT_PROFILES/seed-4xmi210.json" log-file "$T/runtime.log"
+        before=$(cat "$STATE/gpu-tracker.json")
+        bundle $ID_A 0
+        run --separate-stderr create $ID_A
+        [ "$status" -eq 1 ]
+        [ "$stderr" = "amd-container-runtime: GPUs info is invalid. Please reset GPU Tracker." ]
+        [ "$(cat "$STATE/gpu-tracker.json")" = "$before" ]
+        [ -z "$(runc --root "$ROOT" list -q)" ]
+}
+
+@test "a corrupt state fails a tracked create with the fix; no container is left" {
+        tracker enable
+        echo garbage >"$STATE/gpu-tracker.json"
+        bundle $ID_A 0
+        run --separate-stderr create $ID_A
+        [ "$status" -eq 1 ]
+        [[ "$stderr" == "amd-container-runtime: GPU Tracker state $STATE/gpu-tracker.json is corrupt "*"; run 'amd-ctk gpu-tracker reset' to start over" ]]
+        [ "$(cat "$STATE/gpu-tracker.json")" = garbage ]
+        [ -z "$(runc --root "$ROOT" list -q)" ]
+}
+
+@test "a tracked create allocates while the low-level runtime runs" {
+        tracker enable
+        # the stub notes whether the container is recorded when it starts,
+        # then waits (at most 10 s) until it is
+        lowlevel_stub 'if [ "$cmd" = create ]; then
+        if listed "$id"; then echo "listed at start" >>"$T/stub.log"; else echo started >>"$T/stub.log"; fi
+        n=0
+        until listed "$id"; do
+                n=$((n + 1))
+                [ $n -le 200 ] || exit 9
+                sleep 0.05
+        done
+        echo "listed while running" >>"$T/stub.log"
+fi'
+        bundle $ID_A 0
+        # while the tracker's lock is held, no allocation can be made
+        flock "$STATE/gpu-tracker.lock" sh -c 'until [ -e "$T/unlock" ]; do sleep 0.02; done' 3>&- &
+        locker=$!
+        until ! flock -n "$STATE/gpu-tracker.lock" true; do sleep 0.02; done
+        create $ID_A 3>&- &
+        creator=$!
+        # the low-level runtime starts all the same
+        started=0
+        wait_for_file "$T/stub.log" || started=$?
+        touch "$T/unlock"
+        wait $locker
+        rc=0
+        wait $creator || rc=$?
+        [ "$started" -eq 0 ]
+        [ "$(cat "$T/stub.log")" = "$(printf 'started\nlisted while running')" ]
+        [ "$rc" -eq 0 ]
+        [ "$(holders 0)" = $ID_A ]
+        runc --root "$ROOT" state $ID_A >/dev/null
+}
+
+@test "run allocates before the low-level runtime starts" {
+        tracker enable
+        lowlevel_stub 'if [ "$cmd" = run ]; then
+        if listed "$id"; then echo listed >"$T/stub.log"; else echo "not listed" >"$T/stub.log"; fi
+fi'
+        bundle $ID_A 1
+        shim run --detach --bundle "$T/$ID_A" $ID_A </dev/null >"$T/$ID_A.stdout" 2>"$T/$ID_A.stderr"
+        [ "$(cat "$T/stub.log")" = listed ]
+        [ "$(holders 1)" = $ID_A ]
+        [ "$(jq -r '.hooks.poststop[-1].args[-1]' "$T/$ID_A/config.json")" = $ID_A ]
+}
+
+@test "a create the low-level runtime fails releases its GPUs and exits with the runtime's status" {
+        tracker enable
+        tracker 0 exclusive
+        lowlevel_stub 'if [ "$cmd" = create ]; then
+        case $id in
+        exit-*)
+                echo "stub: create failed" >&2
+                exit 3
+                ;;
+        sig-*) kill -TERM $$ ;;
+        esac
+fi'
+        bundle exit-3 0
+        run --separate-stderr create exit-3
+        [ "$status" -eq 3 ]
+        [ "$stderr" = "stub: create failed" ]
+        [ "$(jq -c .containers "$STATE/gpu-tracker.json")" = "[]" ]
+        bundle sig-term 0,1
+        run create sig-term
+        [ "$status" -eq 143 ]
+        [ "$(jq -c .containers "$STATE/gpu-tracker.json")" = "[]" ]
+        grep -q "container sig-term: GPU tracker: GPUs released" "$T/runtime.log"
+        # the exclusive GPU is free at once
+        bundle $ID_B 0
+        run create $ID_B
+        [ "$status" -eq 0 ]
+        [ "$(holders 0)" = $ID_B ]
 }
 
 @test "40 simultaneous creates of exclusive GPUs: never two holders, refusals leave no trace" {

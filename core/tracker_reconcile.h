@@ -5,10 +5,12 @@
  * A tracked container exists while
  *   - its low-level runtime state is there: <runtime root>/<id>/state.json
  *     (runc) or <runtime root>/<id>/status (crun); or
- *   - the process that allocated its GPUs (the runtime running `create`,
- *     which becomes runc by exec, so the pid is the same) is still running:
- *     between the allocation and runc writing state.json the container is
- *     being created.  The pid's start time tells a reused pid apart.
+ *   - the process that allocated its GPUs is still running: between the
+ *     allocation and runc writing state.json the container is being
+ *     created.  That process is the runtime running `create`, which waits
+ *     for runc's create as its child (for `run` it becomes runc by exec:
+ *     the pid is the same), so it lives until state.json is written.  The
+ *     pid's start time tells a reused pid apart.
  * A container whose runtime root is unknown is never dropped here (only by
  * release, reset or a reboot). */
 #ifndef CTK_TRACKER_RECONCILE_H

@@ -198,6 +198,7 @@ int rt_args_parse(int argc, char *const argv[], struct rt_args *out, struct ctk_
                 out->command = RT_CMD_NONE;
                 return 0;
         }
+        out->command_argi = i;
         const char *cmd = argv[i++];
         out->command_name = cmd;
         if (strcmp(cmd, "create") == 0) {

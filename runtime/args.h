@@ -35,6 +35,8 @@ struct rt_args {
         /* The subcommand. */
         enum rt_command command;
         const char *command_name; /* as given, NULL when none */
+        int command_argi;         /* argv index of command_name (0 when none): runc's global options
+                                     are argv[runc_argi..command_argi) */
         const char *bundle;       /* create/run: --bundle/-b, NULL = current directory */
         const char *config;       /* create/run: crun's --config/-f spec file name, NULL = config.json */
         const char *id;           /* create/run/delete: first positional argument, NULL when absent */

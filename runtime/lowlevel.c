@@ -126,15 +126,23 @@ char *rt_ctk_find(const char *configured, const char *self_exe)
         return ctk_steal(&path);
 }
 
-int rt_lowlevel_exec(const char *runtime, char *const args[], int n, struct ctk_error **err)
+char **rt_lowlevel_argv(const char *runtime, char *const args[], int n)
 {
         char **argv = calloc((size_t)n + 2, sizeof(*argv));
         if (argv == NULL)
-                return ctk_error_set(err, ENOMEM, "out of memory");
+                return NULL;
         const char *slash = strrchr(runtime, '/');
         argv[0] = (char *)(slash != NULL ? slash + 1 : runtime);
         for (int i = 0; i < n; i++)
                 argv[i + 1] = args[i];
+        return argv;
+}
+
+int rt_lowlevel_exec(const char *runtime, char *const args[], int n, struct ctk_error **err)
+{
+        char **argv = rt_lowlevel_argv(runtime, args, n);
+        if (argv == NULL)
+                return ctk_error_set(err, ENOMEM, "out of memory");
         execv(runtime, argv);
         int e = errno;
         free(argv);

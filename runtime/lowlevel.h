@@ -37,8 +37,12 @@ const char *rt_lowlevel_default_root(const char *runtime);
  * an executable file.  malloc'ed. */
 char *rt_ctk_find(const char *configured, const char *self_exe);
 
-/* execv()s runtime with argv[0] = its base name followed by args[0..n-1].
- * Returns only on failure. */
+/* The argument vector for runtime: argv[0] = its base name followed by
+ * args[0..n-1] and NULL (the strings are not copied).  NULL on ENOMEM. */
+char **rt_lowlevel_argv(const char *runtime, char *const args[], int n);
+
+/* execv()s runtime with the arguments of rt_lowlevel_argv.  Returns only
+ * on failure. */
 int rt_lowlevel_exec(const char *runtime, char *const args[], int n, struct ctk_error **err);
 
 #endif

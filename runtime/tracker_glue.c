@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "core/cleanup.h"
@@ -14,6 +13,7 @@
 #include "core/tracker.h"
 #include "core/tracker_reconcile.h"
 #include "lowlevel.h"
+#include "lowlevel_child.h"
 
 static int open_tracker(const struct ctk_config *cfg, struct ctk_tracker **t, struct ctk_error **err)
 {
@@ -26,6 +26,31 @@ const char *rt_default_runtime_root(const char *runtime)
         const char *base = strrchr(runtime, '/');
         base = base != NULL ? base + 1 : runtime;
         return strcmp(base, "crun") == 0 ? "/run/crun" : "/run/runc";
+}
+
+static const char *runtime_root(const struct rt_args *a, const char *runtime)
+{
+        return a->root != NULL ? a->root : rt_default_runtime_root(runtime);
+}
+
+/* Whether runc (or crun) has state for the container. */
+static bool container_exists(const char *root, const char *id)
+{
+        struct ctk_tracker_container c = {.id = (char *)id, .runtime_root = (char *)root};
+        return ctk_tracker_container_presence(&c, "/proc") != CTK_CONTAINER_GONE;
+}
+
+bool rt_tracker_defer_allocation(const struct ctk_config *cfg, const struct rt_args *a, const char *runtime)
+{
+        if (a->command != RT_CMD_CREATE || a->id == NULL || !ctk_tracker_valid_container_id(a->id))
+                return false; /* reserved (or refused) as before */
+        _cleanup_error_ struct ctk_error *err = NULL;
+        _cleanup_tracker_ struct ctk_tracker *t = NULL;
+        if (open_tracker(cfg, &t, &err) < 0 || !ctk_tracker_marker_exists(&t->paths))
+                return false;
+        /* The runtime refuses an id in use; that create must not touch the
+         * allocation of the container that has it. */
+        return !container_exists(runtime_root(a, runtime), a->id);
 }
 
 int rt_tracker_reserve(const struct ctk_config *cfg, const struct rt_args *a, const char *runtime,
@@ -44,8 +69,9 @@ int rt_tracker_reserve(const struct ctk_config *cfg, const struct rt_args *a, co
             .container_id = a->id,
             .idx = sel->idx,
             .n = sel->n,
-            .runtime_root = a->root != NULL ? a->root : rt_default_runtime_root(runtime),
-            .pid = getpid(), /* this process becomes the runtime creating the container */
+            .runtime_root = runtime_root(a, runtime),
+            .pid = getpid(), /* lives until the runtime's create is over (it becomes that runtime by
+                                exec, or waits for it: create_tracked.c) */
         };
         if (ctk_tracker_allocate(t, gpus, &req, tracked, err) < 0)
                 return -1;
@@ -124,13 +150,6 @@ int rt_tracker_add_release_hook(json_t *spec, const struct ctk_config *cfg, cons
         return ok ? 0 : ctk_error_set(err, ENOMEM, "out of memory");
 }
 
-/* Whether runc (or crun) still has state for the container. */
-static bool container_exists(const char *root, const char *id)
-{
-        struct ctk_tracker_container c = {.id = (char *)id, .runtime_root = (char *)root};
-        return ctk_tracker_container_presence(&c, "/proc") != CTK_CONTAINER_GONE;
-}
-
 int rt_tracker_delete(const struct ctk_config *cfg, const struct rt_args *a, const char *runtime, char *const args[],
                       int n)
 {
@@ -140,22 +159,11 @@ int rt_tracker_delete(const struct ctk_config *cfg, const struct rt_args *a, con
         _cleanup_tracker_ struct ctk_tracker *t = NULL;
         if (open_tracker(cfg, &t, &err) < 0 || !ctk_tracker_is_tracked(t, a->id))
                 return -1; /* disabled, or no GPUs recorded for it: plain exec */
-        pid_t child = fork();
-        if (child < 0)
-                return -1;
-        if (child == 0) {
-                rt_lowlevel_exec(runtime, args, n, &err);
-                fprintf(stderr, "amd-container-runtime: %s\n", err != NULL ? err->msg : "cannot execute");
-                _exit(127);
-        }
-        int status;
-        while (waitpid(child, &status, 0) < 0)
-                if (errno != EINTR)
-                        return 1;
-        const char *root = a->root != NULL ? a->root : rt_default_runtime_root(runtime);
-        if (!container_exists(root, a->id))
+        pid_t child;
+        if (rt_lowlevel_spawn(runtime, args, n, false, &child, &err) < 0)
+                return -1; /* the exec reports it */
+        int status = rt_lowlevel_wait(child);
+        if (!container_exists(runtime_root(a, runtime), a->id))
                 rt_tracker_release(cfg, a->id);
-        if (WIFEXITED(status))
-                return WEXITSTATUS(status);
-        return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : 1;
+        return status;
 }

@@ -54,6 +54,7 @@ static void test_docker_create(void **state)
         assert_str(a.id, "ID");
         assert_null(a.amd_config);
         assert_int_equal(a.runc_argi, 1);
+        assert_int_equal(a.command_argi, 8); /* the global options are argv[1..8) */
         assert_false(a.help);
         assert_false(a.version);
         assert_true(rt_args_edits_spec(&a));
@@ -142,6 +143,7 @@ static void test_double_dash(void **state)
         /* A global "--" ends global options. */
         a = PARSE("--debug", "--", "create", "id");
         assert_int_equal(a.command, RT_CMD_CREATE);
+        assert_int_equal(a.command_argi, 3);
         assert_true(a.debug);
 }
 
@@ -219,6 +221,7 @@ static void test_help_and_version(void **state)
         a = parse_ok(1, none);
         assert_int_equal(a.command, RT_CMD_NONE);
         assert_null(a.command_name);
+        assert_int_equal(a.command_argi, 0);
         /* -v after the command is not --version (run's -d, delete's -f are
          * command options). */
         assert_false(PARSE("create", "-b", "/b", "id").version);
@@ -243,6 +246,7 @@ static void test_amd_config(void **state)
         struct rt_args a = PARSE("--amd-config=/etc/x.json", "--root", "/r", "create", "id");
         assert_str(a.amd_config, "/etc/x.json");
         assert_int_equal(a.runc_argi, 2);
+        assert_int_equal(a.command_argi, 4);
         assert_str(a.root, "/r");
         a = PARSE("--amd-config", "/etc/y.json", "create", "id");
         assert_str(a.amd_config, "/etc/y.json");
