@@ -1,11 +1,9 @@
 #include "tracker_glue.h"
 
 #include <errno.h>
-#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "core/cleanup.h"
@@ -21,16 +19,9 @@ static int open_tracker(const struct ctk_config *cfg, struct ctk_tracker **t, st
         return ctk_tracker_new(&o, t, err);
 }
 
-const char *rt_default_runtime_root(const char *runtime)
-{
-        const char *base = strrchr(runtime, '/');
-        base = base != NULL ? base + 1 : runtime;
-        return strcmp(base, "crun") == 0 ? "/run/crun" : "/run/runc";
-}
-
 static const char *runtime_root(const struct rt_args *a, const char *runtime)
 {
-        return a->root != NULL ? a->root : rt_default_runtime_root(runtime);
+        return a->root != NULL ? a->root : rt_lowlevel_default_root(runtime);
 }
 
 /* Whether runc (or crun) has state for the container. */
@@ -91,22 +82,6 @@ void rt_tracker_release(const struct ctk_config *cfg, const char *id)
                 ctk_log(CTK_LOG_INFO, "container %s: GPU tracker: GPUs released", id);
 }
 
-char *rt_ctk_path(const struct ctk_config *cfg, const char *self_exe)
-{
-        _cleanup_free_ char *path = NULL;
-        if (cfg->ctk_path != NULL) {
-                path = strdup(cfg->ctk_path);
-        } else {
-                _cleanup_free_ char *self = realpath(self_exe, NULL);
-                if (self == NULL || asprintf(&path, "%s/amd-ctk", dirname(self)) < 0)
-                        path = NULL;
-        }
-        struct stat st;
-        if (path == NULL || path[0] != '/' || stat(path, &st) < 0 || !S_ISREG(st.st_mode) || access(path, X_OK) < 0)
-                return NULL;
-        return ctk_steal(&path);
-}
-
 static bool append_string(json_t *arr, const char *s)
 {
         return json_array_append_new(arr, json_string(s)) == 0;
@@ -115,7 +90,7 @@ static bool append_string(json_t *arr, const char *s)
 int rt_tracker_add_release_hook(json_t *spec, const struct ctk_config *cfg, const struct rt_args *a,
                                 struct ctk_error **err)
 {
-        _cleanup_free_ char *ctk = rt_ctk_path(cfg, rt_program_path());
+        _cleanup_free_ char *ctk = rt_ctk_find(cfg->ctk_path, rt_program_path());
         if (ctk == NULL) {
                 ctk_log(CTK_LOG_WARNING, "container %s: no amd-ctk for the GPU release hook (set ctk-path)", a->id);
                 return 0;

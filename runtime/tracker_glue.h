@@ -56,12 +56,4 @@ void rt_tracker_release(const struct ctk_config *cfg, const char *id);
 int rt_tracker_delete(const struct ctk_config *cfg, const struct rt_args *a, const char *runtime, char *const args[],
                       int n);
 
-/* The amd-ctk for hooks: the config's ctk-path, else "amd-ctk" in the
- * directory of self_exe (a link like /proc/self/exe is resolved); NULL when
- * that is not an executable file. */
-char *rt_ctk_path(const struct ctk_config *cfg, const char *self_exe);
-
-/* runc's (or crun's) state directory when no --root is given. */
-const char *rt_default_runtime_root(const char *runtime);
-
 #endif

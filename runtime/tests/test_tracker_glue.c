@@ -66,40 +66,6 @@ static int teardown(void **state)
         return 0;
 }
 
-static void test_default_runtime_root(void **state)
-{
-        (void)state;
-        assert_string_equal(rt_default_runtime_root("/usr/sbin/runc"), "/run/runc");
-        assert_string_equal(rt_default_runtime_root("runc"), "/run/runc");
-        assert_string_equal(rt_default_runtime_root("/usr/bin/crun"), "/run/crun");
-}
-
-static void test_ctk_path(void **state)
-{
-        struct fx *f = *state;
-        struct ctk_config cfg = {0};
-        /* Beside the runtime binary, through the link /proc/self/exe is. */
-        _cleanup_free_ char *p = rt_ctk_path(&cfg, f->link);
-        _cleanup_free_ char *want = realpath(f->ctk, NULL);
-        assert_non_null(p);
-        assert_string_equal(p, want);
-        /* The configured one wins; it must be an absolute executable. */
-        cfg.ctk_path = f->self;
-        _cleanup_free_ char *q = rt_ctk_path(&cfg, f->link);
-        assert_string_equal(q, f->self);
-        cfg.ctk_path = (char *)"/nonexistent/amd-ctk";
-        assert_null(rt_ctk_path(&cfg, f->link));
-        cfg.ctk_path = (char *)"amd-ctk";
-        assert_null(rt_ctk_path(&cfg, f->link));
-        chmod(f->self, 0644);
-        cfg.ctk_path = f->self;
-        assert_null(rt_ctk_path(&cfg, f->link));
-        /* Nothing beside the runtime. */
-        cfg.ctk_path = NULL;
-        unlink(f->ctk);
-        assert_null(rt_ctk_path(&cfg, f->link));
-}
-
 static json_t *hook_of(json_t *spec, size_t i)
 {
         return json_array_get(json_object_get(json_object_get(spec, "hooks"), "poststop"), i);
@@ -186,8 +152,6 @@ static void test_defer_allocation(void **state)
 int main(void)
 {
         const struct CMUnitTest tests[] = {
-            cmocka_unit_test(test_default_runtime_root),
-            cmocka_unit_test_setup_teardown(test_ctk_path, setup, teardown),
             cmocka_unit_test_setup_teardown(test_release_hook, setup, teardown),
             cmocka_unit_test_setup_teardown(test_defer_allocation, setup, teardown),
         };
