@@ -36,6 +36,12 @@ int ctk_log_level_parse(const char *s, enum ctk_log_level *out)
         return -1;
 }
 
+enum ctk_log_level ctk_log_level_or(const char *s, enum ctk_log_level dflt)
+{
+        enum ctk_log_level level = dflt;
+        return ctk_log_level_parse(s, &level) == 0 ? level : dflt;
+}
+
 const char *ctk_log_level_name(enum ctk_log_level level)
 {
         return (unsigned)level < sizeof(level_names) / sizeof(level_names[0]) ? level_names[level] : "UNKNOWN";

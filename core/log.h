@@ -19,6 +19,8 @@ enum ctk_log_level {
 /* "error", "warning" (or "warn"), "info", "debug".  -1 for anything else. */
 int ctk_log_level_parse(const char *s, enum ctk_log_level *out);
 const char *ctk_log_level_name(enum ctk_log_level level); /* "ERROR", "WARNING", ... */
+/* The level s names (as ctk_log_level_parse), or dflt (s NULL or no level). */
+enum ctk_log_level ctk_log_level_or(const char *s, enum ctk_log_level dflt);
 
 /* Opens path (created 0640, O_APPEND | O_CLOEXEC) for messages at `level`
  * or more severe; ident starts every message.  NULL or "" path: no log. */

@@ -39,16 +39,6 @@ static int load_config(const struct rt_args *a, struct ctk_config *cfg, struct c
         return ctk_config_load(path != NULL ? path : CTK_DEFAULT_CONFIG_PATH, path == NULL, cfg, err);
 }
 
-static void open_log(const struct ctk_config *cfg, const struct rt_args *a)
-{
-        enum ctk_log_level level = CTK_LOG_INFO;
-        if (cfg->log_level != NULL)
-                (void)ctk_log_level_parse(cfg->log_level, &level);
-        if (a->debug)
-                level = CTK_LOG_DEBUG;
-        ctk_log_open(IDENT, cfg->log_file, level);
-}
-
 static void print_version(void)
 {
         /* Before runc's own lines: `docker info` keeps the last line that
@@ -80,7 +70,7 @@ int main(int argc, char **argv)
                 ctk_config_clear(&cfg);
                 return r;
         }
-        open_log(&cfg, &a);
+        ctk_log_open(IDENT, cfg.log_file, a.debug ? CTK_LOG_DEBUG : ctk_log_level_or(cfg.log_level, CTK_LOG_INFO));
 
         _cleanup_free_ char *runtime = NULL;
         const char *self[] = {"/proc/self/exe", getenv(RT_LAUNCHER_ENV), NULL};

@@ -34,6 +34,9 @@ static void test_level_parse(void **state)
         assert_int_equal(ctk_log_level_parse("", &l), -1);
         assert_int_equal(ctk_log_level_parse(NULL, &l), -1);
         assert_string_equal(ctk_log_level_name(CTK_LOG_INFO), "INFO");
+        assert_int_equal(ctk_log_level_or("debug", CTK_LOG_INFO), CTK_LOG_DEBUG);
+        assert_int_equal(ctk_log_level_or("verbose", CTK_LOG_WARNING), CTK_LOG_WARNING);
+        assert_int_equal(ctk_log_level_or(NULL, CTK_LOG_INFO), CTK_LOG_INFO);
 }
 
 static void with_tz(const char *tz)

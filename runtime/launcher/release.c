@@ -45,14 +45,6 @@ static void quiet_stdio(void)
                 close(fd);
 }
 
-static void open_log(const struct ctk_config *cfg)
-{
-        enum ctk_log_level level = CTK_LOG_INFO;
-        if (cfg->log_level != NULL)
-                (void)ctk_log_level_parse(cfg->log_level, &level);
-        ctk_log_open(IDENT, cfg->log_file, level);
-}
-
 /* Execs `amd-ctk [--config FILE] gpu-tracker release ID`, which reads any
  * spelling of the state; returns if it cannot. */
 static void release_with_ctk(const struct ctk_config *cfg, const struct rt_args *a)
@@ -85,7 +77,7 @@ static _Noreturn void release(const struct ctk_config *cfg, const struct rt_args
          * this work, ~1 ms of CPU for 1,000 containers tracked). */
         (void)!nice(10);
         sched_yield();
-        open_log(cfg);
+        ctk_log_open(IDENT, cfg->log_file, ctk_log_level_or(cfg->log_level, CTK_LOG_INFO));
         _cleanup_error_ struct ctk_error *err = NULL;
         struct ctk_tracker_state st;
         bool missing;
