@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "core/cleanup.h"
+#include "core/detach.h"
 #include "core/flock.h"
 #include "core/log.h"
 #include "core/tracker.h"
@@ -31,18 +32,6 @@ static bool released_safely_first(const struct rt_args *a, const char *runtime)
         const char *root = a->root != NULL ? a->root : rt_lowlevel_default_root(runtime);
         enum rt_runc_status s = rt_runc_status(root, a->id, "/proc");
         return s == RT_RUNC_GONE || s == RT_RUNC_STOPPED;
-}
-
-/* The child's stdio: whoever reads the delete's output until its end must
- * not wait for the child. */
-static void quiet_stdio(void)
-{
-        int fd = open("/dev/null", O_RDWR | O_CLOEXEC);
-        for (int i = 0; i < 3; i++)
-                if (fd < 0 || dup2(fd, i) < 0)
-                        close(i);
-        if (fd > 2)
-                close(fd);
 }
 
 /* Execs `amd-ctk [--config FILE] gpu-tracker release ID`, which reads any
@@ -71,7 +60,7 @@ static void release_with_ctk(const struct ctk_config *cfg, const struct rt_args 
 static _Noreturn void release(const struct ctk_config *cfg, const struct rt_args *a,
                               const struct ctk_tracker_paths *paths, int lock_fd)
 {
-        quiet_stdio();
+        ctk_stdio_to_null();
         /* A new child preempts its parent on their CPU: let the caller
          * exec runc first, and leave runc the CPU (else the delete waits for
          * this work, ~1 ms of CPU for 1,000 containers tracked). */
