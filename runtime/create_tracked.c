@@ -11,10 +11,8 @@
  * container's stdio through the runtime. */
 #include "create_tracked.h"
 
-#include <errno.h>
 #include <sched.h>
 #include <stdlib.h>
-#include <sys/resource.h>
 #include <sys/types.h>
 
 #include "core/cleanup.h"
@@ -61,14 +59,10 @@ int rt_create_tracked(const struct ctk_config *cfg, const struct rt_args *a, con
         if (rt_lowlevel_spawn(runtime, argv + a->runc_argi, argc - a->runc_argi, false, &child, err) < 0)
                 return -1;
         bool tracked = false;
-        /* runc first: on a busy CPU the allocation waits, not runc. */
-        errno = 0;
-        int prio = getpriority(PRIO_PROCESS, 0);
-        bool niced = errno == 0 && setpriority(PRIO_PROCESS, 0, prio + 10) == 0;
+        /* runc first on a shared CPU.  (Not a lower priority for the
+         * allocation: it holds the tracker lock other creates wait for.) */
         sched_yield();
         int r = rt_tracker_reserve(cfg, a, runtime, &later->gpus, &later->sel, &tracked, err);
-        if (niced)
-                (void)setpriority(PRIO_PROCESS, 0, prio);
         *status = rt_lowlevel_wait(child);
         if (r < 0) {
                 if (*status == 0) { /* our error is reported once the container is gone */
