@@ -213,13 +213,11 @@ sample() {
                 AMD_CTK_CONFIG=$cfg "$@" --root "$tmp/tracked-root" delete "$id" >/dev/null 2>>"$tmp/errors" || rc=1
                 t2=$EPOCHREALTIME
                 failures=$((failures + rc))
-                samples[$key-create]+="$((${t1/./} - ${t0/./})) "
-                samples[$key-delete]+="$((${t2/./} - ${t1/./})) "
-                samples[$key]+="$((${t2/./} - ${t0/./})) "
+                record "$key" "$t0" "$t1" "$t1" "$t2"
                 return
         fi
         if [ "$1" = "--true" ] || [ "$1" = "--true-delete" ]; then
-                local what=create args=(create --bundle "$b" "$id")
+                local args=(create --bundle "$b" "$id")
                 [ "$1" = "--true" ] || args=(delete "$id")
                 shift
                 t0=$EPOCHREALTIME
@@ -238,19 +236,26 @@ sample() {
         AMD_CTK_CONFIG=$cfg "$@" --root "$state" delete "$id" >/dev/null 2>>"$tmp/errors" || rc=1
         t3=$EPOCHREALTIME
         failures=$((failures + rc))
-        samples[$key-create]+="$((${t1/./} - ${t0/./})) "
-        samples[$key-delete]+="$((${t3/./} - ${t2/./})) "
-        samples[$key]+="$((${t1/./} - ${t0/./} + ${t3/./} - ${t2/./})) "
+        record "$key" "$t0" "$t1" "$t2" "$t3"
+}
+
+# record KEY T0 T1 T2 T3: a create timed from T0 to T1 and a delete from T2
+# to T3 (KEY-create, KEY-delete, and their sum in KEY).
+record() {
+        samples[$1-create]+="$((${3/./} - ${2/./})) "
+        samples[$1-delete]+="$((${5/./} - ${4/./})) "
+        samples[$1]+="$((${3/./} - ${2/./} + ${5/./} - ${4/./})) "
 }
 
 echo "timing $N iterations of each variant ..."
 for ((i = 0; i < N; i++)); do
-        sample runc "$tmp/spec-plain.json" "$tmp/cfg-plain.json" "$RUNC"
-        sample shim "$tmp/spec-plain.json" "$tmp/cfg-plain.json" "$RT_SHIM"
-        for s in x8 cpx; do
-                sample "runc-$s" "$tmp/spec-$s-edited.json" "$tmp/cfg-$s.json" "$RUNC"
-                sample "shim-$s" "$tmp/spec-$s.json" "$tmp/cfg-$s.json" "$RT_SHIM"
-        done
+        # The stand-in's sleeps leave the CPUs idle; the first runc create
+        # after other work takes milliseconds longer on this VM: the runc
+        # calls come last, after one untimed runc create and delete.
+        sample standin "$tmp/spec-cpx.json" "$tmp/cfg-standin-cpx.json" --true-pair "$STANDIN"
+        sample standin-shim "$tmp/spec-cpx.json" "$tmp/cfg-standin-cpx.json" --true-pair "$RT_SHIM"
+        sample standin-tracked "$tmp/spec-cpx.json" "$tmp/cfg-tracked-disk.json" --true-pair "$RT_SHIM"
+        sample standin-tracked-tmpfs "$tmp/spec-cpx.json" "$tmp/cfg-tracked-tmpfs.json" --true-pair "$RT_SHIM"
         sample true "$tmp/spec-plain.json" "$tmp/cfg-true-plain.json" --true "$TRUE"
         sample true-exec "$tmp/spec-plain.json" "$tmp/cfg-true-plain.json" --true "$tmp/exec-only" "$TRUE"
         [ "$musl_floor" = 0 ] ||
@@ -261,10 +266,13 @@ for ((i = 0; i < N; i++)); do
                 sample "true-shim-$s" "$tmp/spec-$s.json" "$tmp/cfg-true-$s.json" --true "$RT_SHIM"
                 sample "true-profile-$s" "$tmp/spec-$s.json" "$tmp/cfg-profile-$s.json" --true "$RT_SHIM"
         done
-        sample standin "$tmp/spec-cpx.json" "$tmp/cfg-standin-cpx.json" --true-pair "$STANDIN"
-        sample standin-shim "$tmp/spec-cpx.json" "$tmp/cfg-standin-cpx.json" --true-pair "$RT_SHIM"
-        sample standin-tracked "$tmp/spec-cpx.json" "$tmp/cfg-tracked-disk.json" --true-pair "$RT_SHIM"
-        sample standin-tracked-tmpfs "$tmp/spec-cpx.json" "$tmp/cfg-tracked-tmpfs.json" --true-pair "$RT_SHIM"
+        sample warm-up "$tmp/spec-plain.json" "$tmp/cfg-plain.json" "$RUNC"
+        sample runc "$tmp/spec-plain.json" "$tmp/cfg-plain.json" "$RUNC"
+        sample shim "$tmp/spec-plain.json" "$tmp/cfg-plain.json" "$RT_SHIM"
+        for s in x8 cpx; do
+                sample "runc-$s" "$tmp/spec-$s-edited.json" "$tmp/cfg-$s.json" "$RUNC"
+                sample "shim-$s" "$tmp/spec-$s.json" "$tmp/cfg-$s.json" "$RT_SHIM"
+        done
         sample shim-tracked "$tmp/spec-cpx.json" "$tmp/cfg-tracked-runc.json" "$RT_SHIM"
 done
 
