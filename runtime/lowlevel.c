@@ -103,8 +103,10 @@ const char *rt_program_path(void)
         return launcher != NULL && launcher[0] == '/' ? launcher : "/proc/self/exe";
 }
 
-const char *rt_lowlevel_default_root(const char *runtime)
+const char *rt_lowlevel_root(const char *root, const char *runtime)
 {
+        if (root != NULL)
+                return root;
         const char *base = strrchr(runtime, '/');
         base = base != NULL ? base + 1 : runtime;
         return strcmp(base, "crun") == 0 ? "/run/crun" : "/run/runc";

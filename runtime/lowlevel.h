@@ -27,9 +27,9 @@ const char *rt_program_path(void);
 int rt_lowlevel_find(const char *configured, const char *path_env, const char *const self[], char **out,
                      struct ctk_error **err);
 
-/* The low-level runtime's state directory when no --root is given:
- * /run/crun for a runtime named crun, else /run/runc. */
-const char *rt_lowlevel_default_root(const char *runtime);
+/* The low-level runtime's state directory: root (its --root) when given,
+ * else /run/crun for a runtime named crun, else /run/runc. */
+const char *rt_lowlevel_root(const char *root, const char *runtime);
 
 /* The amd-ctk to run for the GPU tracker: configured (the config's
  * ctk-path) when set, else "amd-ctk" in the directory of self_exe (a link

@@ -19,11 +19,6 @@ static int open_tracker(const struct ctk_config *cfg, struct ctk_tracker **t, st
         return ctk_tracker_new(&o, t, err);
 }
 
-static const char *runtime_root(const struct rt_args *a, const char *runtime)
-{
-        return a->root != NULL ? a->root : rt_lowlevel_default_root(runtime);
-}
-
 /* Whether runc (or crun) has state for the container. */
 static bool container_exists(const char *root, const char *id)
 {
@@ -41,7 +36,7 @@ bool rt_tracker_defer_allocation(const struct ctk_config *cfg, const struct rt_a
                 return false;
         /* The runtime refuses an id in use; that create must not touch the
          * allocation of the container that has it. */
-        return !container_exists(runtime_root(a, runtime), a->id);
+        return !container_exists(rt_lowlevel_root(a->root, runtime), a->id);
 }
 
 int rt_tracker_reserve(const struct ctk_config *cfg, const struct rt_args *a, const char *runtime,
@@ -60,7 +55,7 @@ int rt_tracker_reserve(const struct ctk_config *cfg, const struct rt_args *a, co
             .container_id = a->id,
             .idx = sel->idx,
             .n = sel->n,
-            .runtime_root = runtime_root(a, runtime),
+            .runtime_root = rt_lowlevel_root(a->root, runtime),
             .pid = getpid(), /* lives until the runtime's create is over (it becomes that runtime by
                                 exec, or waits for it: create_tracked.c) */
         };
@@ -138,7 +133,7 @@ int rt_tracker_delete(const struct ctk_config *cfg, const struct rt_args *a, con
         if (rt_lowlevel_spawn(runtime, args, n, false, &child, &err) < 0)
                 return -1; /* the exec reports it */
         int status = rt_lowlevel_wait(child);
-        if (!container_exists(runtime_root(a, runtime), a->id))
+        if (!container_exists(rt_lowlevel_root(a->root, runtime), a->id))
                 rt_tracker_release(cfg, a->id);
         return status;
 }

@@ -29,7 +29,7 @@ static bool released_safely_first(const struct rt_args *a, const char *runtime)
         const char *xdg = getenv("XDG_RUNTIME_DIR");
         if (a->root == NULL && xdg != NULL && xdg[0] != '\0')
                 return false; /* runc may use $XDG_RUNTIME_DIR/runc (rootless) */
-        const char *root = a->root != NULL ? a->root : rt_lowlevel_default_root(runtime);
+        const char *root = rt_lowlevel_root(a->root, runtime);
         enum rt_runc_status s = rt_runc_status(root, a->id, "/proc");
         return s == RT_RUNC_GONE || s == RT_RUNC_STOPPED;
 }

@@ -190,10 +190,12 @@ static void test_relative_path_entries_ignored(void **state)
 static void test_default_root(void **state)
 {
         (void)state;
-        assert_string_equal(rt_lowlevel_default_root("/usr/sbin/runc"), "/run/runc");
-        assert_string_equal(rt_lowlevel_default_root("runc"), "/run/runc");
-        assert_string_equal(rt_lowlevel_default_root("/usr/bin/crun"), "/run/crun");
-        assert_string_equal(rt_lowlevel_default_root("crun"), "/run/crun");
+        assert_string_equal(rt_lowlevel_root(NULL, "/usr/sbin/runc"), "/run/runc");
+        assert_string_equal(rt_lowlevel_root("/run/docker/runtime-runc/moby", "/usr/sbin/runc"),
+                            "/run/docker/runtime-runc/moby");
+        assert_string_equal(rt_lowlevel_root(NULL, "runc"), "/run/runc");
+        assert_string_equal(rt_lowlevel_root(NULL, "/usr/bin/crun"), "/run/crun");
+        assert_string_equal(rt_lowlevel_root(NULL, "crun"), "/run/crun");
 }
 
 /* amd-ctk beside the program (a link to it is resolved), or the configured
