@@ -12,16 +12,7 @@
 #include "core/fileio.h"
 #include "core/number.h"
 #include "core/tracker_reconcile.h"
-
-struct scan {
-        const char *p, *end;
-};
-
-static void skip_ws(struct scan *s)
-{
-        while (s->p < s->end && (*s->p == ' ' || *s->p == '\t' || *s->p == '\n' || *s->p == '\r'))
-                s->p++;
-}
+#include "scan.h"
 
 /* A string at s->p; *body and *n are its raw bytes between the quotes
  * (escapes left as they are). */
@@ -116,7 +107,7 @@ int rt_runc_state_init_process(const char *text, size_t len, pid_t *pid, unsigne
         unsigned long long p = 0, t = 0;
         bool have_pid = false, have_start = false;
         skip_ws(&s);
-        if (s.p >= s.end || *s.p++ != '{')
+        if (!eat(&s, "{"))
                 return -1;
         skip_ws(&s);
         if (s.p < s.end && *s.p == '}')
@@ -128,7 +119,7 @@ int rt_runc_state_init_process(const char *text, size_t len, pid_t *pid, unsigne
                 if (!string(&s, &key, &n))
                         return -1;
                 skip_ws(&s);
-                if (s.p >= s.end || *s.p++ != ':')
+                if (!eat(&s, ":"))
                         return -1;
                 skip_ws(&s);
                 bool ok;
