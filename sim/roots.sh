@@ -1,0 +1,58 @@
+#!/bin/sh
+# Builds a Debian root once, for the tests that need another release's
+# packages (engines, package installs):
+#
+#   sh sim/roots.sh NAME SUITE PACKAGE...
+#
+# The root is DIR=$ROOTS_DIR/NAME (default build/roots/NAME).  A root is
+# reused when DIR/.ctk-root names the same suite and packages (written last,
+# so an interrupted build is never taken for a complete one), and rebuilt
+# otherwise.  Prints DIR.  The mirror is the one apt uses on this machine
+# (debootstrap's default when none is found).
+set -eu
+[ $# -ge 2 ] || { echo "usage: sh sim/roots.sh NAME SUITE [PACKAGE...]" >&2; exit 2; }
+name=$1 suite=$2
+shift 2
+pkgs=$(printf '%s\n' "$@" | sort -u | tr '\n' ',' | sed 's/,$//')
+dir=${ROOTS_DIR:-build/roots}/$name
+stamp="suite=$suite packages=$pkgs"
+if [ -f "$dir/.ctk-root" ] && [ "$(cat "$dir/.ctk-root")" = "$stamp" ]; then
+        echo "$dir"
+        exit 0
+fi
+if [ "$(id -u)" != 0 ]; then
+        echo "roots: building $dir needs root (debootstrap)" >&2
+        exit 1
+fi
+command -v debootstrap >/dev/null || { echo "roots: debootstrap is missing: run make deps" >&2; exit 1; }
+
+mirror=""
+for f in /etc/apt/sources.list.d/*.sources; do
+        [ -f "$f" ] || continue
+        mirror=$(awk '/^URIs:/ { for (i = 2; i <= NF; i++) if ($i ~ /\/debian\/?$/) { print $i; exit } }' "$f")
+        [ -n "$mirror" ] && break
+done
+if [ -z "$mirror" ] && [ -f /etc/apt/sources.list ]; then
+        mirror=$(awk '$1 == "deb" && $2 !~ /^\[/ && $2 ~ /\/debian\/?$/ { print $2; exit }' /etc/apt/sources.list)
+fi
+
+# a half-built root from an interrupted run: unmount whatever is left, start over
+if [ -d "$dir" ]; then
+        grep -F " $(realpath "$dir")/" /proc/mounts | awk '{print $2}' | sort -r | while read -r m; do
+                umount -l "$m" 2>/dev/null || true
+        done
+        rm -rf "$dir"
+fi
+mkdir -p "$(dirname "$dir")"
+log=$(mktemp)
+echo "roots: building $dir ($suite: $pkgs)" >&2
+# shellcheck disable=SC2086
+if ! debootstrap --variant=minbase ${pkgs:+--include="$pkgs"} "$suite" "$dir" $mirror >"$log" 2>&1; then
+        tail -20 "$log" >&2
+        rm -f "$log"
+        echo "roots: debootstrap of $suite into $dir failed (log above)" >&2
+        exit 1
+fi
+rm -f "$log"
+printf '%s\n' "$stamp" >"$dir/.ctk-root"
+echo "$dir"
