@@ -3,7 +3,7 @@
 # daemon.json with amd as the default runtime and the swarm node's generic
 # resources, then `docker stack deploy` of both docker-compose.yml files, as
 # written. A one-node swarm on a private dockerd that runs in a network
-# namespace of its own (DOCKERD_PRIVATE_NET, see helpers/dockerd.bash). The
+# namespace of its own (see helpers/dockerd.bash). The
 # simulated host is the seed profile with the README's UUIDs on GPUs 0-2.
 
 load helpers/common
@@ -23,7 +23,7 @@ gpu_minors() {
 }
 
 setup_file() {
-        export PATH=$CTK_BIN:$PATH IMAGES_CACHE=$BATS_FILE_TMPDIR DOCKERD_PRIVATE_NET=1
+        export PATH=$CTK_BIN:$PATH IMAGES_CACHE=$BATS_FILE_TMPDIR
         DOCKERD_DIR=$(ctk_tmpdir docker)
         export DOCKERD_DIR DOCKERD_CONFIG=$DOCKERD_DIR/daemon.json
         export TOOLKIT_CONFIG=$DOCKERD_DIR/toolkit.json RUNTIME_LOG=$DOCKERD_DIR/amd-container-runtime.log

@@ -62,8 +62,7 @@ create() {
 }
 delete() { shim delete --force "$1"; }
 
-# The state file, once a release under way is written: a delete may leave
-# its release to a child holding the tracker lock (runtime/launcher/release.h).
+# The state file, read under the tracker lock (as every tracker command reads it).
 settled_state() { flock "$STATE/gpu-tracker.lock" cat "$STATE/gpu-tracker.json"; }
 # The containers holding GPU n, in order, one per line.
 holders() { settled_state | jq -r --argjson g "$1" '.containers[] | select(.[1] | index($g)) | .[0]'; }
@@ -193,9 +192,8 @@ wait_for_file() {
         rt_spec_edit "$T/$ID_A" '.root.path = "/nonexistent-rootfs"'
         run create $ID_A
         [ "$status" -ne 0 ]
-        # runc failed: what the create took is released at once
-        [ "$(jq -c .containers "$STATE/gpu-tracker.json")" = "[]" ]
-        grep -q "container $ID_A: GPU tracker: GPUs released" "$T/runtime.log"
+        # runc failed and the creating process is gone: the next tracker
+        # command drops what the create took
         run tracker status
         [ "$status" -eq 0 ]
         [[ "${lines[3]}" == "0         0xEA35F57CC80DEB35       Exclusive           -"* ]]
@@ -216,7 +214,7 @@ wait_for_file() {
         [ "$status" -eq 0 ]
 }
 
-@test "a refused create is deleted again with the same runc options; its error is runc's last log entry" {
+@test "a refused create never reaches runc; its error is runc's last log entry" {
         tracker enable
         bundle $ID_B 1
         create $ID_B
@@ -261,38 +259,16 @@ wait_for_file() {
         [ -z "$(runc --root "$ROOT" list -q)" ]
 }
 
-@test "a tracked create allocates while the low-level runtime runs" {
+@test "a tracked create allocates before the low-level runtime starts" {
         tracker enable
-        # the stub notes whether the container is recorded when it starts,
-        # then waits (at most 10 s) until it is
         lowlevel_stub 'if [ "$cmd" = create ]; then
-        if listed "$id"; then echo "listed at start" >>"$T/stub.log"; else echo started >>"$T/stub.log"; fi
-        n=0
-        until listed "$id"; do
-                n=$((n + 1))
-                [ $n -le 200 ] || exit 9
-                sleep 0.05
-        done
-        echo "listed while running" >>"$T/stub.log"
+        if listed "$id"; then echo listed >"$T/stub.log"; else echo "not listed" >"$T/stub.log"; fi
 fi'
         bundle $ID_A 0
-        # while the tracker's lock is held, no allocation can be made
-        flock "$STATE/gpu-tracker.lock" sh -c 'until [ -e "$T/unlock" ]; do sleep 0.02; done' 3>&- &
-        locker=$!
-        until ! flock -n "$STATE/gpu-tracker.lock" true; do sleep 0.02; done
-        create $ID_A 3>&- &
-        creator=$!
-        # the low-level runtime starts all the same
-        started=0
-        wait_for_file "$T/stub.log" || started=$?
-        touch "$T/unlock"
-        wait $locker
-        rc=0
-        wait $creator || rc=$?
-        [ "$started" -eq 0 ]
-        [ "$(cat "$T/stub.log")" = "$(printf 'started\nlisted while running')" ]
-        [ "$rc" -eq 0 ]
+        create $ID_A
+        [ "$(cat "$T/stub.log")" = listed ]
         [ "$(holders 0)" = $ID_A ]
+        [ "$(jq -r '.hooks.poststop[-1].args[-1]' "$T/$ID_A/config.json")" = $ID_A ]
         runc --root "$ROOT" state $ID_A >/dev/null
 }
 
@@ -308,7 +284,7 @@ fi'
         [ "$(jq -r '.hooks.poststop[-1].args[-1]' "$T/$ID_A/config.json")" = $ID_A ]
 }
 
-@test "a create the low-level runtime fails releases its GPUs and exits with the runtime's status" {
+@test "a create the low-level runtime fails exits with its status; its GPUs are free for the next create" {
         tracker enable
         tracker 0 exclusive
         lowlevel_stub 'if [ "$cmd" = create ]; then
@@ -324,12 +300,16 @@ fi'
         run --separate-stderr create exit-3
         [ "$status" -eq 3 ]
         [ "$stderr" = "stub: create failed" ]
-        [ "$(jq -c .containers "$STATE/gpu-tracker.json")" = "[]" ]
+        # the creating process is gone and runc has no such container: the
+        # next tracker command drops the allocation
+        run tracker status --json
+        [ "$status" -eq 0 ]
+        [[ "$output" != *exit-3* ]]
         bundle sig-term 0,1
         run create sig-term
         [ "$status" -eq 143 ]
-        [ "$(jq -c .containers "$STATE/gpu-tracker.json")" = "[]" ]
-        grep -q "container sig-term: GPU tracker: GPUs released" "$T/runtime.log"
+        run tracker status --json
+        [[ "$output" != *sig-term* ]]
         # the exclusive GPU is free at once
         bundle $ID_B 0
         run create $ID_B
@@ -398,10 +378,11 @@ fi'
                 -e 'level=warning msg="Failed to remove cgroup (will retry)"' "$T"/w*.err
 }
 
-# A delete the launcher takes alone (runtime/launcher/release.h): the GPUs
-# are released before runc runs, when the container can never run again.
-# `alone` is a copy of the launcher with no full runtime beside it (a call
-# it hands over fails with its "cannot run" line) and with amd-ctk.
+# The launcher never releases GPUs itself: with the tracker enabled it
+# hands every delete of a container to the full runtime, which releases the
+# GPUs only once runc has deleted the container.  `alone` is a copy of the
+# launcher with no full runtime beside it (a call it hands over fails with
+# its "cannot run" line) and with amd-ctk.
 alone() {
         mkdir -p "$T/alone"
         cp "$RT_SHIM" "$T/alone/amd-container-runtime"
@@ -427,7 +408,7 @@ stop() {
         ctk_wait_for 10 is_stopped "$1"
 }
 
-@test "the launcher alone deletes and releases a stopped container, and one runc no longer knows" {
+@test "a tracked delete: the launcher hands it over; a stopped container and one runc no longer knows are released" {
         tracker enable
         no_hook_config
         bundle $ID_A 1
@@ -437,6 +418,9 @@ stop() {
         [ "$(holders 1)" = $ID_A ] && [ "$(holders 2)" = $ID_B ]
         stop $ID_A
         run alone delete $ID_A
+        handed_over
+        [ "$(holders 1)" = $ID_A ]
+        run shim delete $ID_A
         [ "$status" -eq 0 ]
         [ -z "$output" ]
         [ -z "$(holders 1)" ] && [ "$(holders 2)" = $ID_B ]
@@ -445,9 +429,9 @@ stop() {
         grep -q "container $ID_A: GPU tracker: GPUs released" "$T/runtime.log"
         # deleted behind the runtime's back: runc fails, the GPUs are released
         runc --root "$ROOT" delete --force $ID_B
-        run alone delete $ID_B
+        run shim delete $ID_B
         [ "$status" -ne 0 ]
-        [[ "$output" == *"$ID_B"* ]] && ! handed_over # runc's error
+        [[ "$output" == *"container does not exist"* ]] # runc's error
         [ -z "$(holders 2)" ]
 }
 
@@ -475,13 +459,13 @@ stop() {
         [ "$(jq -c '.containers[0]' <<<"$before")" = "$(settled_state | jq -c '.containers[0]')" ]
 }
 
-@test "delete --force of a running container: the launcher alone releases it" {
+@test "delete --force of a running container releases its GPUs once runc has deleted it" {
         tracker enable
         no_hook_config
         bundle $ID_A 0-3
         create $ID_A
         runc --root "$ROOT" start $ID_A
-        run alone delete --force $ID_A
+        run shim delete --force $ID_A
         [ "$status" -eq 0 ]
         for g in 0 1 2 3; do [ -z "$(holders $g)" ]; done
         run runc --root "$ROOT" state $ID_A
@@ -490,9 +474,39 @@ stop() {
         bundle $ID_B 1
         create $ID_B
         runc --root "$ROOT" start $ID_B
-        run alone delete $ID_B -f
+        run shim delete $ID_B -f
         [ "$status" -eq 0 ]
         [ -z "$(holders 1)" ]
+}
+
+@test "a tracked delete whose low-level runtime cannot be run keeps the GPUs allocated" {
+        tracker enable
+        tracker 1 exclusive
+        no_hook_config
+        bundle $ID_A 1
+        create $ID_A
+        runc --root "$ROOT" start $ID_A
+        before=$(settled_state)
+        # runc disappears (an upgrade in progress, a broken runtime-path)
+        printf 'not a program\n' >"$T/broken-runc"
+        chmod 0644 "$T/broken-runc"
+        rt_config "$CFG" state-dir "$STATE" profile "$RT_PROFILES/seed-4xmi210.json" log-file "$T/runtime.log" \
+                ctk-path /nonexistent/amd-ctk runtime-path "$T/broken-runc"
+        for flags in "--force" ""; do
+                run shim delete $flags $ID_A
+                [ "$status" -ne 0 ]
+                [ "${#lines[@]}" -eq 1 ]
+                [[ "$output" == "amd-container-runtime: "*"$T/broken-runc"* ]]
+                [ "$(runc_status $ID_A)" = running ]
+                [ "$(holders 1)" = $ID_A ]
+                [ "$(settled_state)" = "$before" ]
+        done
+        # the exclusive GPU is still refused to another container
+        no_hook_config
+        bundle $ID_B 1
+        run --separate-stderr create $ID_B
+        [ "$status" -eq 1 ]
+        [ "$stderr" = "amd-container-runtime: GPU 1 is exclusive and in use by container 36b012bb34c9" ]
 }
 
 @test "deleting a container the tracker does not hold leaves the state byte-identical" {
@@ -504,13 +518,13 @@ stop() {
         create $ID_B
         settled_state >"$T/before"
         stop $ID_B
-        run alone delete $ID_B
+        run shim delete $ID_B
         [ "$status" -eq 0 ]
         settled_state | cmp - "$T/before"
         cp -a "$TEMPLATE" "$T/$ID_C"
         create $ID_C
         runc --root "$ROOT" start $ID_C
-        run alone delete --force $ID_C
+        run shim delete --force $ID_C
         [ "$status" -eq 0 ]
         settled_state | cmp - "$T/before"
         [ "$(holders 3)" = $ID_A ]
@@ -526,12 +540,10 @@ stop() {
         settled_state | jq . >"$T/pretty"
         mv "$T/pretty" "$STATE/gpu-tracker.json"
         stop $ID_A
-        # amd-ctk beside the launcher releases it (no ctk-path now)
         rt_config "$CFG" state-dir "$STATE" profile "$RT_PROFILES/seed-4xmi210.json" log-file "$T/runtime.log"
-        run alone delete $ID_A
+        run shim delete $ID_A
         [ "$status" -eq 0 ]
-        no_holder() { [ -z "$(holders "$1")" ]; }
-        ctk_wait_for 10 no_holder 2
+        [ -z "$(holders 2)" ]
         [ "$(holders 3)" = $ID_B ]
         run runc --root "$ROOT" state $ID_A
         [ "$status" -ne 0 ]
@@ -548,10 +560,10 @@ stop() {
                 mv "$T/edited" "$STATE/gpu-tracker.json"
                 if [ $((i % 2)) = 0 ]; then
                         stop c$i
-                        alone delete c$i
+                        shim delete c$i
                 else
                         runc --root "$ROOT" start c$i
-                        alone delete --force c$i
+                        shim delete --force c$i
                 fi
                 run tracker status
                 [ "$status" -eq 0 ]

@@ -82,15 +82,15 @@ full() {
         full create --bundle "$T/bundle" ID
 }
 
-@test "launcher: with the GPU tracker enabled, a delete it cannot release first goes to the full runtime" {
+@test "launcher: with the GPU tracker enabled, a delete of a container goes to the full runtime" {
         direct delete ID
+        direct delete --force ID
         touch "$T/state/gpu-tracker.enabled"
-        full delete ID                         # the low-level runtime is not runc: its state is not read
-        direct delete --force ID               # released first (here: nothing tracked)
-        direct delete ID -f=true               # (after the id, Go's spellings)
-        full delete --force=false ID
-        full delete --force ../ID              # not a container id
-        direct delete                          # no id: nothing to release
+        full delete ID
+        full delete --force ID
+        full delete ID -f=true                 # (after the id, Go's spellings)
+        full delete --force ../ID              # not a container id: the full runtime says so
+        direct delete                          # no id: nothing to release, runc reports it
         [ ! -e "$T/state/gpu-tracker.json" ]   # nothing tracked, nothing written
 }
 
@@ -121,31 +121,26 @@ runc_state() {
                 >"$root/$id/state.json"
 }
 
-@test "launcher: a tracked runc delete without --force is released first only when runc's state says stopped or gone" {
+@test "launcher: whatever runc's state says (stopped, gone, running, reused pid), a tracked delete is not its to decide" {
         mkdir -p "$T/fakebin"
         mv "$T/fake-runc" "$T/fakebin/runc"
         sed -i "s|\$0|$T/fake-runc|" "$T/fakebin/runc" # (argv[0] as direct() expects it)
         jq --arg r "$T/fakebin/runc" '."runtime-path" = $r' "$CFG" >"$CFG.new" && mv "$CFG.new" "$CFG"
         touch "$T/state/gpu-tracker.enabled"
-        local r=$T/runc-root
-        runc_state "$r" c1 exited
-        direct --root "$r" delete c1
-        runc_state "$r" c1 reused
-        direct --root "$r" delete c1
-        runc_state "$r" c1 gone
-        direct --root "$r" delete c1
-        runc_state "$r" c1 running
-        full --root "$r" delete c1
-        direct --root "$r" delete --force c1
-        runc_state "$r" c1 no-state
-        full --root "$r" delete c1
-        echo '{"id": "c1", "init_process_pid": "1"}' >"$r/c1/state.json"
-        full --root "$r" delete c1
-        # runc's default root (no --root): /run/runc, unless rootless runc
-        # would use $XDG_RUNTIME_DIR/runc
+        local r=$T/runc-root kind
+        for kind in exited reused gone running no-state; do
+                runc_state "$r" c1 $kind
+                full --root "$r" delete c1
+                full --root "$r" delete --force c1
+        done
         unset XDG_RUNTIME_DIR
-        direct delete ctk-launcher-test-none
-        XDG_RUNTIME_DIR=$T/xdg full delete ctk-launcher-test-none
+        full delete ctk-launcher-test-none
+        # the tracker disabled again: runc's own delete, whatever the state
+        rm "$T/state/gpu-tracker.enabled"
+        for kind in exited running; do
+                runc_state "$r" c1 $kind
+                direct --root "$r" delete c1
+        done
 }
 
 @test "launcher: --version, --help, --debug and log-level debug go to the full runtime" {

@@ -14,7 +14,6 @@
 
 #include "cli.h"
 #include "core/cleanup.h"
-#include "core/detach.h"
 #include "core/json_util.h"
 #include "core/select.h"
 #include "core/tracker.h"
@@ -240,17 +239,6 @@ static char *id_from_stdin(struct ctk_error **err)
         return strdup(id);
 }
 
-/* A child, its stdio on /dev/null, waits for the lock and releases. */
-static bool release_in_background(struct ctk_tracker *t, const char *id)
-{
-        pid_t child = fork();
-        if (child == 0) {
-                ctk_stdio_to_null();
-                _exit(ctk_tracker_release(t, id, NULL, NULL) < 0 ? 1 : 0);
-        }
-        return child > 0;
-}
-
 static int run_release(struct ctk_cli *cli, int argc, char **argv)
 {
         if (argc > 2)
@@ -267,20 +255,7 @@ static int run_release(struct ctk_cli *cli, int argc, char **argv)
          * wait for and nothing to parse. */
         if (!ctk_tracker_may_hold(t, id))
                 return 0;
-        /* A busy lock is, on a delete through the runtime, its own release
-         * of this container in progress: runc waits for its hooks, so the
-         * release then finishes in the background. */
-        unsigned int wait_ms = t->lock_timeout_ms;
-        t->lock_timeout_ms = 1;
-        int r = ctk_tracker_release(t, id, NULL, &err);
-        t->lock_timeout_ms = wait_ms;
-        if (r < 0 && err->code == ETIMEDOUT) {
-                ctk_error_free(ctk_steal(&err));
-                if (release_in_background(t, id))
-                        return 0;
-                r = ctk_tracker_release(t, id, NULL, &err);
-        }
-        if (r < 0) {
+        if (ctk_tracker_release(t, id, NULL, &err) < 0) {
                 ctk_error_prefix(&err, "failed to release GPUs for container %s", id);
                 return fail(cli, t, err);
         }

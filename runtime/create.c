@@ -2,10 +2,8 @@
  * GPUs once, add their nodes to the spec, write it back atomically.
  *
  * A denying seccomp profile gets the NUMA syscall rule before the spec is
- * written.  With the GPU tracker enabled, run records the selection first
- * (it is released if a later step fails); create writes the spec with the
- * release hook and leaves the allocation for the time runc create runs
- * (create_tracked.c), so that it does not lengthen the create. */
+ * written.  With the GPU tracker enabled, the selection is recorded first
+ * (and released if a later step fails) and the spec gets the release hook. */
 #include "create.h"
 
 #include <errno.h>
@@ -31,8 +29,6 @@ struct create_job {
         const struct rt_args *args;
         const char *runtime; /* the low-level runtime (its default --root) */
         bool tracked;        /* the GPU tracker recorded the selection */
-        bool defer;          /* the allocation is left for create_tracked.c */
-        struct rt_deferred_alloc *later;
         char *spec_path;
         char *data;
         size_t len;
@@ -156,8 +152,7 @@ static int allow_numa_syscalls(struct create_job *j, bool *changed, struct ctk_e
 
 static int inject(struct create_job *j, struct ctk_error **err)
 {
-        j->defer = rt_tracker_defer_allocation(j->cfg, j->args, j->runtime);
-        if (!j->defer && rt_tracker_reserve(j->cfg, j->args, j->runtime, &j->gpus, &j->sel, &j->tracked, err) < 0)
+        if (rt_tracker_reserve(j->cfg, j->args, j->runtime, &j->gpus, &j->sel, &j->tracked, err) < 0)
                 return -1;
         if (collect_nodes(j, err) < 0)
                 return -1;
@@ -170,20 +165,11 @@ static int inject(struct create_job *j, struct ctk_error **err)
         _cleanup_free_ char *list = format_indices(&j->sel);
         ctk_log(CTK_LOG_INFO, "container %s: GPUs %s: added %zu device nodes, %zu cgroup rules, %zu groups",
                 j->args->id != NULL ? j->args->id : "?", list != NULL ? list : "?", st.devices, st.rules, st.gids);
-        if ((j->tracked || j->defer) && rt_tracker_add_release_hook(j->spec, j->cfg, j->args, err) < 0)
+        if (j->tracked && rt_tracker_add_release_hook(j->spec, j->cfg, j->args, err) < 0)
                 return ctk_error_prefix(err, "invalid container spec: %s", j->spec_path);
-        if (st.devices + st.rules + st.gids == 0 && !numa && !j->tracked && !j->defer)
+        if (st.devices + st.rules + st.gids == 0 && !numa && !j->tracked)
                 return 0;
-        if (write_spec(j, err) < 0)
-                return -1;
-        if (j->defer) { /* the GPUs and the selection move to the caller */
-                j->later->pending = true;
-                j->later->gpus = j->gpus;
-                j->later->sel = j->sel;
-                j->gpus = (struct ctk_gpu_list){0};
-                j->sel = (struct ctk_selection){0};
-        }
-        return 0;
+        return write_spec(j, err);
 }
 
 static int run_job(struct create_job *j, struct ctk_error **err)
@@ -211,18 +197,10 @@ static int run_job(struct create_job *j, struct ctk_error **err)
         return inject(j, err);
 }
 
-void rt_deferred_alloc_clear(struct rt_deferred_alloc *d)
-{
-        ctk_selection_clear(&d->sel);
-        ctk_gpu_list_clear(&d->gpus);
-        d->pending = false;
-}
-
 int rt_create_prepare(const struct ctk_config *cfg, const struct rt_args *a, const char *runtime,
-                      struct rt_deferred_alloc *later, struct ctk_error **err)
+                      struct ctk_error **err)
 {
-        *later = (struct rt_deferred_alloc){0};
-        struct create_job j = {.cfg = cfg, .args = a, .runtime = runtime, .later = later};
+        struct create_job j = {.cfg = cfg, .args = a, .runtime = runtime};
         int r = run_job(&j, err);
         if (r < 0 && j.tracked) /* a failed create keeps nothing */
                 rt_tracker_release(cfg, a->id);

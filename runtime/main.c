@@ -2,9 +2,9 @@
  *
  * On create/run it gives the container the GPUs its spec asks for, then it
  * execs the low-level runtime with the same arguments (minus our leading
- * options).  With the GPU tracker enabled, create runs the low-level
- * runtime as a child instead and records the GPUs meanwhile
- * (create_tracked.h).  It never writes to stdout: stdout belongs to runc.  Installed
+ * options).  With the GPU tracker enabled, the GPUs are recorded before the
+ * low-level runtime runs, and a delete runs it as a child and releases the
+ * GPUs once the container is gone.  It never writes to stdout: stdout belongs to runc.  Installed
  * as amd-container-runtime-full: docker runs the launcher (runtime/launcher/),
  * which execs this program only for calls with something to do. */
 #include <jansson.h>
@@ -19,7 +19,6 @@
 #include "core/config.h"
 #include "core/log.h"
 #include "create.h"
-#include "create_tracked.h"
 #include "lowlevel.h"
 #include "runc_log.h"
 #include "tracker_glue.h"
@@ -74,16 +73,10 @@ int main(int argc, char **argv)
 
         _cleanup_free_ char *runtime = NULL;
         const char *self[] = {"/proc/self/exe", getenv(RT_LAUNCHER_ENV), NULL};
-        struct rt_deferred_alloc later = {0};
         int r = rt_lowlevel_find(cfg.runtime_path, getenv("PATH"), self, &runtime, &err);
         if (r == 0 && rt_args_edits_spec(&a))
-                r = rt_create_prepare(&cfg, &a, runtime, &later, &err);
+                r = rt_create_prepare(&cfg, &a, runtime, &err);
         int status = -1; /* >= 0: the low-level runtime ran as a child; exit with this */
-        if (r == 0 && later.pending) {
-                ctk_log(CTK_LOG_DEBUG, "create %s: run %s, allocate meanwhile", a.id, runtime);
-                r = rt_create_tracked(&cfg, &a, runtime, &later, argv, argc, &status, &err);
-        }
-        rt_deferred_alloc_clear(&later);
         /* With the GPU tracker enabled, runc's delete runs as a child and the
          * container's GPUs are released once it is gone (-1: exec). */
         if (r == 0 && a.command == RT_CMD_DELETE)

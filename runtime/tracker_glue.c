@@ -26,19 +26,6 @@ static bool container_exists(const char *root, const char *id)
         return ctk_tracker_container_presence(&c, "/proc") != CTK_CONTAINER_GONE;
 }
 
-bool rt_tracker_defer_allocation(const struct ctk_config *cfg, const struct rt_args *a, const char *runtime)
-{
-        if (a->command != RT_CMD_CREATE || a->id == NULL || !ctk_tracker_valid_container_id(a->id))
-                return false; /* reserved (or refused) as before */
-        _cleanup_error_ struct ctk_error *err = NULL;
-        _cleanup_tracker_ struct ctk_tracker *t = NULL;
-        if (open_tracker(cfg, &t, &err) < 0 || !ctk_tracker_marker_exists(&t->paths))
-                return false;
-        /* The runtime refuses an id in use; that create must not touch the
-         * allocation of the container that has it. */
-        return !container_exists(rt_lowlevel_root(a->root, runtime), a->id);
-}
-
 int rt_tracker_reserve(const struct ctk_config *cfg, const struct rt_args *a, const char *runtime,
                        const struct ctk_gpu_list *gpus, const struct ctk_selection *sel, bool *tracked,
                        struct ctk_error **err)
@@ -57,7 +44,7 @@ int rt_tracker_reserve(const struct ctk_config *cfg, const struct rt_args *a, co
             .n = sel->n,
             .runtime_root = rt_lowlevel_root(a->root, runtime),
             .pid = getpid(), /* lives until the runtime's create is over (it becomes that runtime by
-                                exec, or waits for it: create_tracked.c) */
+                                exec) */
         };
         if (ctk_tracker_allocate(t, gpus, &req, tracked, err) < 0)
                 return -1;

@@ -2,11 +2,8 @@
  *
  * create/run: when the tracker is enabled, the container is recorded as a
  * user of the GPUs it asked for, all or nothing; a refusal fails the create
- * with the tracker's one-line reason.  run records them before its spec is
- * edited.  create records them while the low-level runtime's create runs
- * (create_tracked.h), after the spec is written: whenever the tracker may
- * be enabled (its marker file exists) the spec gets the release hook, since
- * whether the container will be recorded is not known yet.  The poststop
+ * with the tracker's one-line reason, before the spec is edited; a
+ * recorded container's spec gets the release hook.  The poststop
  * hook (`amd-ctk gpu-tracker release ID`, by absolute path) makes runc
  * release the GPUs when it destroys the container; for a container that
  * holds none it changes nothing.
@@ -24,13 +21,6 @@
 #include "core/error.h"
 #include "core/gpu.h"
 #include "core/select.h"
-
-/* create: whether the allocation is left for create_tracked.h: the
- * tracker's marker exists, the id is valid, and the low-level runtime has
- * no container of that id (it will refuse the create; the allocation of
- * the container that has the id must stay as it is).  Otherwise the
- * allocation is made at once, with rt_tracker_reserve. */
-bool rt_tracker_defer_allocation(const struct ctk_config *cfg, const struct rt_args *a, const char *runtime);
 
 /* Records a->id as the user of the GPUs of sel.  *tracked says whether
  * anything was recorded (to release if a later step fails).  runtime is the

@@ -16,9 +16,10 @@
 # whether or not they pass --network none (documented commands run as is).
 # CTK_BIN is put first on the PATH of both daemons, so a runtime configured
 # as "path": "amd-container-runtime" resolves to the binary under test.
-# DOCKERD_PRIVATE_NET=1 (set before dockerd_start): both daemons run in a
-# network namespace of their own (loopback up), which dockerd_restart joins
-# again. Swarm mode needs it: `docker swarm init` creates host-wide network
+# Both daemons run in a network namespace of their own (loopback up, IPv4
+# forwarding on there, so dockerd does not add "IPv4 forwarding is disabled"
+# to every docker run on a host that has it off), which dockerd_restart
+# joins again. Swarm mode needs it too: `docker swarm init` creates network
 # interfaces (docker_gwbridge) that would outlive the test and collide with
 # another private dockerd; in the namespace they vanish with the daemons.
 # Plain bash: sim/sim.sh uses the same functions. Every function works under
@@ -71,8 +72,7 @@ disabled_plugins = ["io.containerd.grpc.v1.cri"]
 [plugins."io.containerd.internal.v1.opt"]
   path = "$d/ctr/opt"
 TOML
-        local netns=()
-        [ "${DOCKERD_PRIVATE_NET:-0}" = 0 ] || netns=(unshare --net sh -c 'ip link set lo up && exec "$@"' netns)
+        local netns=(unshare --net sh -c 'ip link set lo up && echo 1 >/proc/sys/net/ipv4/ip_forward && exec "$@"' netns)
         PATH=$CTK_BIN:$PATH setsid "${netns[@]}" containerd --config "$d/containerd.toml" \
                 </dev/null >"$d/containerd.log" 2>&1 3>&- &
         echo $! >"$d/containerd.pid"
@@ -89,8 +89,7 @@ _containerd_ready() {
 }
 
 _dockerd_launch() {
-        local d=$DOCKERD_DIR netns=()
-        [ "${DOCKERD_PRIVATE_NET:-0}" = 0 ] || netns=(nsenter --net="/proc/$(cat "$d/containerd.pid")/ns/net")
+        local d=$DOCKERD_DIR netns=(nsenter --net="/proc/$(cat "$DOCKERD_DIR/containerd.pid")/ns/net")
         PATH=$CTK_BIN:$PATH "${netns[@]}" setsid dockerd \
                 --config-file "$DOCKERD_CONFIG" \
                 --containerd "$d/c.sock" \

@@ -7,7 +7,27 @@
 
 #include "core/cleanup.h"
 #include "core/strv.h"
-#include "scan.h"
+
+/* A cursor over the text. */
+struct scan {
+        const char *p, *end;
+};
+
+static void skip_ws(struct scan *s)
+{
+        while (s->p < s->end && (*s->p == ' ' || *s->p == '\t' || *s->p == '\n' || *s->p == '\r'))
+                s->p++;
+}
+
+/* Consumes word when the text continues with it. */
+static bool eat(struct scan *s, const char *word)
+{
+        size_t n = strlen(word);
+        if ((size_t)(s->end - s->p) < n || memcmp(s->p, word, n) != 0)
+                return false;
+        s->p += n;
+        return true;
+}
 
 /* A string at s->p (which is '"'), decoded; NULL outside the subset. */
 static char *string(struct scan *s)

@@ -5,15 +5,13 @@
  * This launcher is linked without glibc (musl, when available), so that it
  * starts in tens of microseconds instead of the ~0.5 ms glibc's start-up
  * takes on virtual machines where each of its CPUID probes traps; it execs
- * the low-level runtime itself for those calls.  A delete while the GPU
- * tracker is enabled it also takes when the container's GPUs can be
- * released first (--force, or runc's state says stopped or gone): a child
- * releases them in the background while runc runs (release.h).  Any other
- * call with something to do, and anything it is not sure about (an unusual
- * configuration file, a spec that may name GPUs, a running container's
- * delete without --force, --debug, --version, a failure), goes to the full
- * runtime (runtime/main.c) with the same arguments, which decides and
- * reports errors exactly as if it had been run directly. */
+ * the low-level runtime itself for those calls.  Any other call with
+ * something to do (a spec that may name GPUs; a delete while the GPU
+ * tracker may be enabled, whose GPUs are released only once the container
+ * is gone), and anything it is not sure about (an unusual configuration
+ * file, --debug, --version, a failure), goes to the full runtime
+ * (runtime/main.c) with the same arguments, which decides and reports
+ * errors exactly as if it had been run directly. */
 #include <errno.h>
 #include <limits.h>
 #include <stdbool.h>
@@ -23,7 +21,6 @@
 #include <unistd.h>
 
 #include "config_scan.h"
-#include "release.h"
 #include "core/cleanup.h"
 #include "core/config.h"
 #include "core/fileio.h"
@@ -80,7 +77,6 @@ static char *direct_runtime(const struct rt_args *a)
         _cleanup_config_ struct ctk_config cfg = {0};
         if (!load_config(a, &cfg) || strcmp(cfg.log_level, "debug") == 0)
                 return NULL; /* the full runtime logs every call at debug level */
-        bool release = false;
         switch (a->command) {
         case RT_CMD_CREATE:
         case RT_CMD_RUN:
@@ -88,7 +84,8 @@ static char *direct_runtime(const struct rt_args *a)
                         return NULL;
                 break;
         case RT_CMD_DELETE:
-                release = a->id != NULL && !tracker_off(&cfg);
+                if (a->id != NULL && !tracker_off(&cfg))
+                        return NULL;
                 break;
         case RT_CMD_NONE:
         case RT_CMD_OTHER:
@@ -98,8 +95,6 @@ static char *direct_runtime(const struct rt_args *a)
         _cleanup_error_ struct ctk_error *err = NULL;
         if (rt_lowlevel_find(cfg.runtime_path, getenv("PATH"), (const char *const[]){"/proc/self/exe", NULL}, &runtime,
                              &err) < 0)
-                return NULL;
-        if (release && rt_release_before_delete(&cfg, a, runtime) < 0)
                 return NULL;
         return ctk_steal(&runtime);
 }

@@ -115,45 +115,10 @@ static void test_release_hook(void **state)
         ctk_error_free(err);
 }
 
-/* create leaves the allocation for later only when the tracker may be
- * enabled and the create can succeed; everything else is reserved (or
- * refused) at once, as before. */
-static void test_defer_allocation(void **state)
-{
-        struct fx *f = *state;
-        _cleanup_free_ char *sd = scratch_path(f->dir, "state");
-        _cleanup_free_ char *root = scratch_path(f->dir, "runc");
-        _cleanup_free_ char *marker = scratch_path(sd, "gpu-tracker.enabled");
-        struct ctk_config cfg = {.state_dir = sd};
-        struct rt_args a = {.command = RT_CMD_CREATE, .command_name = "create", .id = "abc123", .root = root};
-        assert_false(rt_tracker_defer_allocation(&cfg, &a, "/usr/bin/runc")); /* no marker: disabled */
-        assert_int_equal(mkdir(sd, 0755), 0);
-        touch(marker, 0644);
-        assert_true(rt_tracker_defer_allocation(&cfg, &a, "/usr/bin/runc"));
-        a.command = RT_CMD_RUN;
-        assert_false(rt_tracker_defer_allocation(&cfg, &a, "/usr/bin/runc"));
-        a.command = RT_CMD_CREATE;
-        a.id = NULL;
-        assert_false(rt_tracker_defer_allocation(&cfg, &a, "/usr/bin/runc"));
-        a.id = "../x";
-        assert_false(rt_tracker_defer_allocation(&cfg, &a, "/usr/bin/runc"));
-        /* runc has a container of that id: its create will fail */
-        a.id = "abc123";
-        _cleanup_free_ char *cdir = scratch_path(root, "abc123");
-        _cleanup_free_ char *cstate = scratch_path(cdir, "state.json");
-        assert_int_equal(mkdir(root, 0700), 0);
-        assert_int_equal(mkdir(cdir, 0700), 0);
-        touch(cstate, 0600);
-        assert_false(rt_tracker_defer_allocation(&cfg, &a, "/usr/bin/runc"));
-        a.id = "abc124";
-        assert_true(rt_tracker_defer_allocation(&cfg, &a, "/usr/bin/runc"));
-}
-
 int main(void)
 {
         const struct CMUnitTest tests[] = {
             cmocka_unit_test_setup_teardown(test_release_hook, setup, teardown),
-            cmocka_unit_test_setup_teardown(test_defer_allocation, setup, teardown),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }
