@@ -264,6 +264,14 @@ static int make_plan(json_t *spec, const struct ctk_devnode *nodes, size_t n, st
 
 /* Entries are built member by member (no format parsing, keys known to be
  * valid UTF-8): with 63 partitions there are 254 of them. */
+/* jansson accepts only UTF-8 strings. */
+static bool json_is_string_utf8(const char *s)
+{
+        json_t *j = json_string(s);
+        json_decref(j);
+        return j != NULL;
+}
+
 static bool set_member(json_t *o, const char *key, json_t *value)
 {
         return value != NULL && json_object_set_new_nocheck(o, key, value) == 0;
@@ -394,7 +402,9 @@ static int add_nodes(json_t *spec, const struct ctk_devnode *nodes, size_t n, bo
                 return -1;
         int r = 0;
         for (size_t i = 0; i < n && r == 0; i++) {
-                if (p.dev[i] && append(p.devices, device_entry(&nodes[i]), err) < 0)
+                if (p.dev[i] && !json_is_string_utf8(nodes[i].path))
+                        r = ctk_error_set(err, EINVAL, "device path %s is not valid UTF-8", nodes[i].path);
+                else if (p.dev[i] && append(p.devices, device_entry(&nodes[i]), err) < 0)
                         r = -1;
                 else if (p.rule[i] && append(p.rules, rule_entry(&nodes[i]), err) < 0)
                         r = -1;
@@ -415,92 +425,4 @@ int ctk_oci_add_devnodes(json_t *spec, const struct ctk_devnode *nodes, size_t n
                          struct ctk_error **err)
 {
         return add_nodes(spec, nodes, n, true, stats, err);
-}
-
-/* A string jansson would accept: valid UTF-8 (checked by jansson itself
- * for the rare path that is not plain ASCII). */
-static bool valid_utf8(const char *s)
-{
-        for (const char *c = s; *c != '\0'; c++)
-                if ((unsigned char)*c >= 0x80) {
-                        json_t *j = json_string(s);
-                        json_decref(j);
-                        return j != NULL;
-                }
-        return true;
-}
-
-static void text_type(struct ctk_json_out *b, char type)
-{
-        ctk_json_out_raw(b, type == 'c' ? "\"type\":\"c\"," : "\"type\":\"b\",", 11);
-}
-
-static void text_major_minor(struct ctk_json_out *b, const struct ctk_devnode *d)
-{
-        ctk_json_out_raw(b, "\"major\":", 8);
-        ctk_json_out_integer(b, d->major);
-        ctk_json_out_raw(b, ",\"minor\":", 9);
-        ctk_json_out_integer(b, d->minor);
-}
-
-/* The same members, in the same order, as device_entry() and rule_entry(). */
-static void text_device(struct ctk_json_out *b, const struct ctk_devnode *d)
-{
-        ctk_json_out_raw(b, b->n > 0 ? ",{\"path\":" : "{\"path\":", b->n > 0 ? 9 : 8);
-        ctk_json_out_string(b, d->path, strlen(d->path));
-        ctk_json_out_raw(b, ",", 1);
-        text_type(b, d->type);
-        text_major_minor(b, d);
-        ctk_json_out_raw(b, ",\"fileMode\":", 12);
-        ctk_json_out_integer(b, d->mode & 07777);
-        ctk_json_out_raw(b, ",\"uid\":", 7);
-        ctk_json_out_integer(b, d->uid);
-        ctk_json_out_raw(b, ",\"gid\":", 7);
-        ctk_json_out_integer(b, d->gid);
-        ctk_json_out_raw(b, "}", 1);
-}
-
-static void text_rule(struct ctk_json_out *b, const struct ctk_devnode *d)
-{
-        ctk_json_out_raw(b, b->n > 0 ? ",{\"allow\":true," : "{\"allow\":true,", b->n > 0 ? 15 : 14);
-        text_type(b, d->type);
-        text_major_minor(b, d);
-        ctk_json_out_raw(b, ",\"access\":\"rwm\"}", 16);
-}
-
-int ctk_oci_add_devnodes_text(json_t *spec, const struct ctk_devnode *nodes, size_t n, struct ctk_oci_devnode_text *out,
-                              struct ctk_error **err)
-{
-        *out = (struct ctk_oci_devnode_text){0};
-        struct plan p;
-        if (make_plan(spec, nodes, n, &p, err) < 0)
-                return -1;
-        int r = 0;
-        for (size_t i = 0; i < n && r == 0; i++) {
-                if (p.dev[i] && !valid_utf8(nodes[i].path))
-                        r = ctk_error_set(err, ENOMEM, "out of memory"); /* what jansson reports */
-                if (p.dev[i])
-                        text_device(&out->devices, &nodes[i]);
-                if (p.rule[i])
-                        text_rule(&out->rules, &nodes[i]);
-        }
-        plan_clear(&p);
-        if (r == 0 && (out->devices.failed || out->rules.failed))
-                r = ctk_error_set(err, ENOMEM, "out of memory");
-        out->stats.devices = p.ndev;
-        out->stats.rules = p.nrule;
-        out->extra[0] = (struct ctk_json_extra){p.devices, out->devices.p, out->devices.n};
-        out->extra[1] = (struct ctk_json_extra){p.rules, out->rules.p, out->rules.n};
-        if (r == 0 && add_groups(spec, nodes, n, &out->stats.gids, err) < 0)
-                r = -1;
-        if (r < 0)
-                ctk_oci_devnode_text_clear(out);
-        return r;
-}
-
-void ctk_oci_devnode_text_clear(struct ctk_oci_devnode_text *t)
-{
-        free(t->devices.p);
-        free(t->rules.p);
-        *t = (struct ctk_oci_devnode_text){0};
 }

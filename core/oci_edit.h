@@ -13,7 +13,6 @@
 
 #include "devnode.h"
 #include "error.h"
-#include "json_compact.h"
 
 /* The spec must be a JSON object. */
 int ctk_oci_check_root(const json_t *spec, struct ctk_error **err);
@@ -43,21 +42,5 @@ struct ctk_oci_edit_stats {
 };
 int ctk_oci_add_devnodes(json_t *spec, const struct ctk_devnode *nodes, size_t n, struct ctk_oci_edit_stats *stats,
                          struct ctk_error **err);
-
-/* ctk_oci_add_devnodes for a spec that is encoded next: the new
- * linux.devices and linux.resources.devices entries are not built as jansson
- * values (a few thousand allocations for 63 partitions) but written as
- * compact JSON text into out->extra, for ctk_oci_spec_encode_extra(); the
- * two arrays are created in spec when absent, groups are added to spec.
- * The encoded result is the one ctk_oci_add_devnodes + ctk_oci_spec_encode
- * give.  Release out with ctk_oci_devnode_text_clear() (also after errors). */
-struct ctk_oci_devnode_text {
-        struct ctk_json_extra extra[2];
-        struct ctk_json_out devices, rules;
-        struct ctk_oci_edit_stats stats;
-};
-int ctk_oci_add_devnodes_text(json_t *spec, const struct ctk_devnode *nodes, size_t n, struct ctk_oci_devnode_text *out,
-                              struct ctk_error **err);
-void ctk_oci_devnode_text_clear(struct ctk_oci_devnode_text *t);
 
 #endif

@@ -1,7 +1,5 @@
 #include "oci_spec.h"
 
-#include "json_compact.h"
-
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,15 +21,10 @@ int ctk_oci_spec_parse(const char *data, size_t len, const char *name, json_t **
 
 char *ctk_oci_spec_encode(const json_t *spec, size_t *len)
 {
-        return ctk_oci_spec_encode_extra(spec, NULL, 0, len);
-}
-
-char *ctk_oci_spec_encode_extra(const json_t *spec, const struct ctk_json_extra *extra, size_t nextra, size_t *len)
-{
-        size_t n;
-        char *s = ctk_json_compact_extra(spec, extra, nextra, &n);
+        char *s = json_dumps(spec, JSON_COMPACT);
         if (s == NULL)
                 return NULL;
+        size_t n = strlen(s);
         char *t = realloc(s, n + 2);
         if (t == NULL) {
                 free(s);

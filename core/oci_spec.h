@@ -6,7 +6,6 @@
 #include <stddef.h>
 
 #include "error.h"
-#include "json_compact.h"
 
 /* Parses data (len bytes) as a spec: a JSON object.  name (the file) starts
  * error messages: "NAME:LINE:COLUMN: what is wrong". */
@@ -15,8 +14,5 @@ int ctk_oci_spec_parse(const char *data, size_t len, const char *name, json_t **
 /* Compact JSON (members in their original order) plus a newline; NULL on
  * ENOMEM.  The caller frees it. */
 char *ctk_oci_spec_encode(const json_t *spec, size_t *len);
-
-/* The same with extra array elements (see ctk_json_compact_extra). */
-char *ctk_oci_spec_encode_extra(const json_t *spec, const struct ctk_json_extra *extra, size_t nextra, size_t *len);
 
 #endif

@@ -40,12 +40,10 @@ struct create_job {
         struct ctk_selection sel;
         struct ctk_devnode *nodes;
         size_t nnodes;
-        struct ctk_oci_devnode_text added; /* the new entries, as text */
 };
 
 static void job_clear(struct create_job *j)
 {
-        ctk_oci_devnode_text_clear(&j->added);
         for (size_t i = 0; i < j->nnodes; i++)
                 ctk_devnode_clear(&j->nodes[i]);
         free(j->nodes);
@@ -129,7 +127,7 @@ static char *format_indices(const struct ctk_selection *s)
 static int write_spec(struct create_job *j, struct ctk_error **err)
 {
         size_t len;
-        _cleanup_free_ char *text = ctk_oci_spec_encode_extra(j->spec, j->added.extra, 2, &len);
+        _cleanup_free_ char *text = ctk_oci_spec_encode(j->spec, &len);
         if (text == NULL)
                 return ctk_error_set(err, ENOMEM, "out of memory");
         return ctk_file_write_atomic(j->spec_path, text, len, 0644, err);
@@ -156,9 +154,9 @@ static int inject(struct create_job *j, struct ctk_error **err)
                 return -1;
         if (collect_nodes(j, err) < 0)
                 return -1;
-        if (ctk_oci_add_devnodes_text(j->spec, j->nodes, j->nnodes, &j->added, err) < 0)
+        struct ctk_oci_edit_stats st;
+        if (ctk_oci_add_devnodes(j->spec, j->nodes, j->nnodes, &st, err) < 0)
                 return ctk_error_prefix(err, "invalid container spec: %s", j->spec_path);
-        const struct ctk_oci_edit_stats st = j->added.stats;
         bool numa = false;
         if (allow_numa_syscalls(j, &numa, err) < 0)
                 return -1;
