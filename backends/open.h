@@ -3,7 +3,7 @@
 #ifndef CTK_BACKENDS_OPEN_H
 #define CTK_BACKENDS_OPEN_H
 
-#include "core/backend.h"
+#include "core/device/device.h"
 
 /* Exactly one of root/profile may be non-NULL (both NULL: real host "/"). */
 int ctk_backend_open(const char *root, const char *profile, struct ctk_backend **out, struct ctk_error **err);

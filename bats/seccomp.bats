@@ -270,7 +270,7 @@ capture_config() {
 }
 
 @test "the private dockerd renders Docker's profile as the unit tests' fixture has it; the runtime appends exactly the rule" {
-        fixture=$CTK_REPO/core/tests/fixtures/docker-default-config.json
+        fixture=$CTK_REPO/core/oci/tests/fixtures/docker-default-config.json
         capture_config plain
         capture_config gpu --runtime=amd -e AMD_VISIBLE_DEVICES=0
         capture_config nogpu --runtime=amd
@@ -290,14 +290,14 @@ capture_config() {
 
 # A bundle in $T/bundle whose process is numa-probe, under the linux.seccomp
 # section dockerd 20.10 rendered for a default container (the unit tests'
-# fixture, captured by core/tests/fixtures/capture-docker-config.sh).
+# fixture, captured by core/oci/tests/fixtures/capture-docker-config.sh).
 docker_profile_bundle() {
         T=$(ctk_tmpdir seccomp-rt)
         B=$T/bundle
         rt_bundle "$B" /bin/numa-probe
         cp "$CTK_TOOLS/numa-probe" "$B/rootfs/bin/"
         rt_spec_edit "$B" '.linux.seccomp = $s[0].linux.seccomp' \
-                --slurpfile s "$CTK_REPO/core/tests/fixtures/docker-default-config.json"
+                --slurpfile s "$CTK_REPO/core/oci/tests/fixtures/docker-default-config.json"
 }
 
 # shim ARGS...: the runtime with runc's global options, state below $T
@@ -323,7 +323,7 @@ teardown() {
         [ "$status" -eq 0 ]
         assert_numa_allowed
         assert_rest_denied
-        jq -e --slurpfile s "$CTK_REPO/core/tests/fixtures/docker-default-config.json" \
+        jq -e --slurpfile s "$CTK_REPO/core/oci/tests/fixtures/docker-default-config.json" \
                 '.linux.seccomp.syscalls[-1] == {"names": ["get_mempolicy", "mbind", "set_mempolicy",
                  "set_mempolicy_home_node"], "action": "SCMP_ACT_ALLOW"} and
                  (.linux.seccomp | .syscalls |= .[:-1]) == $s[0].linux.seccomp' "$B/config.json"

@@ -9,9 +9,9 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "core/backend.h"
-#include "core/config.h"
-#include "core/error.h"
+#include "core/device/device.h"
+#include "core/config/config.h"
+#include "core/base/base.h"
 
 struct ctk_cli {
         const char *root;        /* --root DIR or AMD_CTK_ROOT */

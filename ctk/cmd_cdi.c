@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/cleanup.h"
+#include "core/base/base.h"
 
 static void cdi_usage(FILE *f)
 {

@@ -3,8 +3,8 @@
 #define CTK_CMD_CDI_H
 
 #include "cli.h"
-#include "core/cdi.h"
-#include "core/gpu.h"
+#include "core/cdi/cdi.h"
+#include "core/device/device.h"
 
 int ctk_cdi_generate_main(struct ctk_cli *cli, int argc, char **argv);
 int ctk_cdi_validate_main(struct ctk_cli *cli, int argc, char **argv);

@@ -6,10 +6,8 @@
 #include <string.h>
 
 #include "cmd_cdi.h"
-#include "core/fileio.h"
-#include "core/fsdir.h"
-#include "core/cleanup.h"
-#include "core/json_util.h"
+#include "core/base/base.h"
+#include "core/json/json.h"
 
 static void usage(FILE *f)
 {

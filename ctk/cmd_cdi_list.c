@@ -5,9 +5,9 @@
 #include <string.h>
 
 #include "cmd_cdi.h"
-#include "core/cdi_dirs.h"
-#include "core/cleanup.h"
-#include "core/json_util.h"
+#include "core/cdi/cdi.h"
+#include "core/base/base.h"
+#include "core/json/json.h"
 
 static void usage(FILE *f)
 {

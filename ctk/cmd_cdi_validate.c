@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "cmd_cdi.h"
-#include "core/cleanup.h"
+#include "core/base/base.h"
 
 static void usage(FILE *f)
 {

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "core/cleanup.h"
+#include "core/base/base.h"
 
 static const char usage_text[] =
     "Usage: amd-ctk config COMMAND\n"

@@ -5,9 +5,9 @@
 #include <string.h>
 
 #include "cli.h"
-#include "core/cleanup.h"
-#include "core/json_util.h"
-#include "core/gpu.h"
+#include "core/base/base.h"
+#include "core/json/json.h"
+#include "core/device/device.h"
 #include "gpu_list.h"
 
 static void gpu_usage(FILE *f)

@@ -12,11 +12,9 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "core/cleanup.h"
-#include "core/json_util.h"
-#include "core/docker_config.h"
-#include "core/fileio.h"
-#include "core/fsdir.h"
+#include "core/base/base.h"
+#include "core/json/json.h"
+#include "core/engines/engines.h"
 
 #define RUNTIME_NAME          "amd"
 #define DEFAULT_RUNTIME_PATH  "amd-container-runtime"

@@ -10,10 +10,9 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "core/cleanup.h"
-#include "core/json_util.h"
-#include "core/seccomp_numa.h"
-#include "core/seccomp_docker_default.h"
+#include "core/base/base.h"
+#include "core/json/json.h"
+#include "core/oci/oci.h"
 
 static const char seccomp_usage[] =
     "Usage: amd-ctk seccomp COMMAND [options]\n"

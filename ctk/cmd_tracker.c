@@ -13,10 +13,10 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "core/cleanup.h"
-#include "core/json_util.h"
-#include "core/select.h"
-#include "core/tracker.h"
+#include "core/base/base.h"
+#include "core/json/json.h"
+#include "core/device/device.h"
+#include "core/tracker/tracker.h"
 #include "tracker_print.h"
 
 static const char usage_text[] =

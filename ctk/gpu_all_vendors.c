@@ -6,11 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/cleanup.h"
-#include "core/json_util.h"
-#include "core/strv.h"
-#include "core/gpu.h"
-#include "core/pci_display.h"
+#include "core/base/base.h"
+#include "core/json/json.h"
+#include "core/device/device.h"
 #include "gpu_list.h"
 
 struct row {

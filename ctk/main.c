@@ -6,8 +6,7 @@
 
 #include "backends/open.h"
 #include "cli.h"
-#include "core/argv.h"
-#include "core/cleanup.h"
+#include "core/base/base.h"
 
 #define MAX_COMMANDS 32
 

@@ -5,8 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "core/cleanup.h"
-#include "core/json_util.h"
+#include "core/base/base.h"
+#include "core/json/json.h"
 
 #define RULE                                                                                                           \
         "------------------------------------------------------------------------------------------------------------" \

@@ -5,7 +5,7 @@
 
 #include <stddef.h>
 
-#include "core/tracker_state.h"
+#include "core/tracker/tracker.h"
 
 /* The status table exactly as the Go toolkit prints it (column widths 10,
  * 25, 20, 65 with trailing spaces; one line per container of a GPU; "-" for

@@ -9,7 +9,7 @@
 
 #include <stdbool.h>
 
-#include "core/error.h"
+#include "core/base/base.h"
 
 enum rt_command {
         RT_CMD_NONE,   /* no subcommand (runc prints its help) */

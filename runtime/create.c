@@ -13,15 +13,9 @@
 
 #include "backends/open.h"
 #include "bundle.h"
-#include "core/cleanup.h"
-#include "core/devnode.h"
-#include "core/fileio.h"
-#include "core/gpu.h"
-#include "core/log.h"
-#include "core/oci_edit.h"
-#include "core/oci_spec.h"
-#include "core/seccomp_numa.h"
-#include "core/select.h"
+#include "core/base/base.h"
+#include "core/device/device.h"
+#include "core/oci/oci.h"
 #include "tracker_glue.h"
 
 struct create_job {

@@ -5,10 +5,9 @@
 #include <stdbool.h>
 
 #include "args.h"
-#include "core/config.h"
-#include "core/error.h"
-#include "core/gpu.h"
-#include "core/select.h"
+#include "core/config/config.h"
+#include "core/base/base.h"
+#include "core/device/device.h"
 
 /* Reads the bundle's spec; when it requests GPUs (AMD_VISIBLE_DEVICES,
  * DOCKER_RESOURCE_<KIND>), adds their device nodes, cgroup rules and groups

@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "core/cleanup.h"
+#include "core/base/base.h"
 
 /* The files that are this program: the runtime and its launcher. */
 struct identity {

@@ -2,7 +2,7 @@
 #ifndef RT_LOWLEVEL_H
 #define RT_LOWLEVEL_H
 
-#include "core/error.h"
+#include "core/base/base.h"
 
 /* The default search directories appended to $PATH when missing. */
 #define RT_DEFAULT_PATH "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"

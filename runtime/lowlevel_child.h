@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
-#include "core/error.h"
+#include "core/base/base.h"
 
 /* Starts runtime with the arguments of rt_lowlevel_argv (stdio and the
  * environment inherited; quiet: stdout and stderr are /dev/null).  A

@@ -15,9 +15,8 @@
 #include <unistd.h>
 
 #include "args.h"
-#include "core/cleanup.h"
-#include "core/config.h"
-#include "core/log.h"
+#include "core/base/base.h"
+#include "core/config/config.h"
 #include "create.h"
 #include "lowlevel.h"
 #include "runc_log.h"

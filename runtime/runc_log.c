@@ -7,8 +7,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core/json_text.h"
-#include "core/log.h"
+#include "core/json/json.h"
+#include "core/base/base.h"
 
 /* s as a JSON string (as jansson writes one: UTF-8 as it is, \" \\ \b \f
  * \n \r \t and \u00xx for the other control characters).  malloc'ed. */

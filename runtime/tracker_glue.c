@@ -6,10 +6,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core/cleanup.h"
-#include "core/log.h"
-#include "core/tracker.h"
-#include "core/tracker_reconcile.h"
+#include "core/base/base.h"
+#include "core/tracker/tracker.h"
 #include "lowlevel.h"
 #include "lowlevel_child.h"
 

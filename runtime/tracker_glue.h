@@ -17,10 +17,9 @@
 #include <stdbool.h>
 
 #include "args.h"
-#include "core/config.h"
-#include "core/error.h"
-#include "core/gpu.h"
-#include "core/select.h"
+#include "core/config/config.h"
+#include "core/base/base.h"
+#include "core/device/device.h"
 
 /* Records a->id as the user of the GPUs of sel.  *tracked says whether
  * anything was recorded (to release if a later step fails).  runtime is the

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "backends/open.h"
-#include "core/cleanup.h"
+#include "core/base/base.h"
 
 struct fakefs_ctx {
         struct ctk_fakefs_host *host;

@@ -4,8 +4,8 @@
 #define CTK_FAKEFS_BACKEND_H
 
 #include "backends/fakefs/host.h"
-#include "core/backend.h"
-#include "core/error.h"
+#include "core/device/device.h"
+#include "core/base/base.h"
 
 /* A backend answering from a host's current tree (takes a reference to the
  * host: repartitioning or unplugging through the host is visible to it). */

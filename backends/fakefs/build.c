@@ -8,8 +8,7 @@
 #include <string.h>
 
 #include "backends/fakefs/kfd_props.h"
-#include "core/cleanup.h"
-#include "core/strv.h"
+#include "core/base/base.h"
 
 #define TOPOLOGY "/sys/class/kfd/kfd/topology"
 

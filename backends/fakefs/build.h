@@ -7,7 +7,7 @@
 #include "backends/fakefs/layout.h"
 #include "backends/fakefs/profile.h"
 #include "backends/fakefs/tree.h"
-#include "core/error.h"
+#include "core/base/base.h"
 
 int ctk_fakefs_build(const struct ctk_fakefs_profile *p, const struct ctk_fakefs_state *s, struct ctk_fakefs_tree **out,
                      struct ctk_error **err);

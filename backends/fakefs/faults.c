@@ -7,8 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/cleanup.h"
-#include "core/number.h"
+#include "core/base/base.h"
 
 enum rule_kind { RULE_EIO, RULE_ENOENT, RULE_DELAY };
 

@@ -18,7 +18,7 @@
 #include <stdbool.h>
 
 #include "backends/fakefs/host.h"
-#include "core/error.h"
+#include "core/base/base.h"
 
 #define CTK_FAKEFS_MAX_DELAY_MS 60000
 

@@ -9,7 +9,7 @@
 
 #include "backends/fakefs/build.h"
 #include "backends/fakefs/layout.h"
-#include "core/cleanup.h"
+#include "core/base/base.h"
 
 struct ctk_fakefs_host {
         unsigned int refs;

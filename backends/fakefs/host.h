@@ -11,8 +11,7 @@
 
 #include "backends/fakefs/profile.h"
 #include "backends/fakefs/tree.h"
-#include "core/error.h"
-#include "core/strv.h"
+#include "core/base/base.h"
 
 struct ctk_fakefs_host;
 

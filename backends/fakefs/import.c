@@ -12,9 +12,8 @@
 #include "backends/fakefs/kfd_capture.h"
 #include "backends/fakefs/kfd_props.h"
 #include "backends/fakefs/profile.h"
-#include "core/cleanup.h"
-#include "core/json_util.h"
-#include "core/number.h"
+#include "core/base/base.h"
+#include "core/json/json.h"
 
 struct group {
         unsigned int domain, bus, dev;

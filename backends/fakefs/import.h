@@ -14,7 +14,7 @@
 #ifndef CTK_FAKEFS_IMPORT_H
 #define CTK_FAKEFS_IMPORT_H
 
-#include "core/error.h"
+#include "core/base/base.h"
 
 struct ctk_fakefs_import_opts {
         const char *name;        /* profile name; NULL: the capture directory's base name */

@@ -7,9 +7,7 @@
 #include <string.h>
 
 #include "backends/fakefs/kfd_props.h"
-#include "core/cleanup.h"
-#include "core/fileio.h"
-#include "core/number.h"
+#include "core/base/base.h"
 
 /* Reads a whole file; *out is NULL (and 0 returned) when it does not exist
  * and missing_ok. */

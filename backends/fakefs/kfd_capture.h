@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 #include "backends/fakefs/profile.h"
-#include "core/error.h"
+#include "core/base/base.h"
 
 struct ctk_kfd_capture_node {
         int id;

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/cleanup.h"
+#include "core/base/base.h"
 
 /* Key order and typical values of a discrete Instinct GPU node; the NULL
  * values are computed from the device. */

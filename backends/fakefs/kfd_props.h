@@ -8,7 +8,7 @@
 #include <stdint.h>
 
 #include "backends/fakefs/profile.h"
-#include "core/error.h"
+#include "core/base/base.h"
 
 /* Copies of the built-in templates for GPU and CPU nodes. */
 int ctk_fakefs_builtin_template(bool gpu, struct ctk_fakefs_props *out);

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/cleanup.h"
+#include "core/base/base.h"
 
 #define XCP_PER_GPU (CTK_FAKEFS_MAX_PARTITIONS - 1)
 

@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 #include "backends/fakefs/profile.h"
-#include "core/error.h"
+#include "core/base/base.h"
 
 #define CTK_FAKEFS_MODE_LEN 8
 

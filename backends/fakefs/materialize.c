@@ -8,7 +8,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "core/cleanup.h"
+#include "core/base/base.h"
 
 static int write_all(int fd, const char *data, size_t len)
 {

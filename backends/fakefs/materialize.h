@@ -6,7 +6,7 @@
 #define CTK_FAKEFS_MATERIALIZE_H
 
 #include "backends/fakefs/tree.h"
-#include "core/error.h"
+#include "core/base/base.h"
 
 int ctk_fakefs_materialize(const struct ctk_fakefs_tree *t, const char *dir, struct ctk_error **err);
 

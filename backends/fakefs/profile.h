@@ -9,8 +9,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "core/error.h"
-#include "core/strv.h"
+#include "core/base/base.h"
 
 #define CTK_FAKEFS_MAX_PARTITIONS 8 /* partition k lives in PCI function bits k (3 bits) */
 #define CTK_FAKEFS_MAX_MINOR      0xfffffu

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/cleanup.h"
+#include "core/base/base.h"
 
 static int by_pci(const void *a, const void *b)
 {

@@ -5,7 +5,7 @@
 #define CTK_FAKEFS_PROFILE_CHECK_H
 
 #include "backends/fakefs/profile.h"
-#include "core/error.h"
+#include "core/base/base.h"
 
 int ctk_fakefs_profile_check(struct ctk_fakefs_profile *p, struct ctk_error **err);
 

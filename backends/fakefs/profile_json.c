@@ -8,8 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/cleanup.h"
-#include "core/number.h"
+#include "core/base/base.h"
 
 int ctk_pj_fail(struct ctk_pj *c, const char *where, const char *fmt, ...)
 {

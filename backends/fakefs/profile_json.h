@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "core/error.h"
+#include "core/base/base.h"
 
 struct ctk_pj {
         const char *file;

@@ -10,8 +10,8 @@
 #include "backends/fakefs/profile.h"
 #include "backends/fakefs/profile_check.h"
 #include "backends/fakefs/profile_json.h"
-#include "core/cleanup.h"
-#include "core/json_util.h"
+#include "core/base/base.h"
+#include "core/json/json.h"
 
 #define AT(var, where, key)                                                                                            \
         _cleanup_free_ char *var = ctk_pj_at(where, key);                                                              \

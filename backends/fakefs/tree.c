@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/cleanup.h"
+#include "core/base/base.h"
 
 #define MAX_LINKS 40
 

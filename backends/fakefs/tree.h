@@ -14,8 +14,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "core/backend.h"
-#include "core/error.h"
+#include "core/device/device.h"
+#include "core/base/base.h"
 
 /* What writing a file does (only files served writable over FUSE). */
 enum ctk_fakefs_write_kind {

@@ -9,7 +9,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "core/cleanup.h"
+#include "core/base/base.h"
 
 #define MAX_SYMLINKS 40
 

@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "backends/open.h"
-#include "core/cleanup.h"
+#include "core/base/base.h"
 
 struct sysfs_ctx {
         int rootfd;

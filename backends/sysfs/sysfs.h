@@ -3,7 +3,7 @@
 #define CTK_BACKENDS_SYSFS_H
 
 #include "backends/sysfs/resolve.h"
-#include "core/backend.h"
+#include "core/device/device.h"
 
 /* ctk_sysfs_backend_new (declared in backends/open.h) with an explicit
  * resolution mode; tests use CTK_RESOLVE_MANUAL to cover the fallback walk. */

@@ -13,9 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/cleanup.h"
-#include "core/json_util.h"
-#include "core/select.h"
+#include "core/base/base.h"
+#include "core/json/json.h"
+#include "core/device/device.h"
 #include "ctk/cli.h"
 #include "ctk/tracker_print.h"
 

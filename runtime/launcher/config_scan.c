@@ -5,8 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/cleanup.h"
-#include "core/strv.h"
+#include "core/base/base.h"
 
 /* A cursor over the text. */
 struct scan {

@@ -5,7 +5,7 @@
 
 #include <stddef.h>
 
-#include "core/config.h"
+#include "core/config/config.h"
 
 /* Reads text (blank = all defaults) into *out over the defaults, when it is
  * one JSON object whose values are null, true, false, strings or arrays of

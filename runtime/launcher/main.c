@@ -21,10 +21,9 @@
 #include <unistd.h>
 
 #include "config_scan.h"
-#include "core/cleanup.h"
-#include "core/config.h"
-#include "core/fileio.h"
-#include "core/tracker_file.h"
+#include "core/base/base.h"
+#include "core/config/config.h"
+#include "core/tracker/tracker.h"
 #include "runtime/args.h"
 #include "runtime/bundle.h"
 #include "runtime/lowlevel.h"

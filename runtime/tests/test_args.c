@@ -8,7 +8,7 @@
 
 #include <cmocka.h>
 
-#include "core/cleanup.h"
+#include "core/base/base.h"
 #include "runtime/args.h"
 
 #define ARGV(...) ((char *[]){"amd-container-runtime", __VA_ARGS__, NULL})

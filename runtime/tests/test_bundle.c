@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/cleanup.h"
+#include "core/base/base.h"
 #include "runtime/bundle.h"
 
 static bool may(const char *text)

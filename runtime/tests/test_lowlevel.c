@@ -13,8 +13,8 @@
 
 #include <cmocka.h>
 
-#include "core/cleanup.h"
-#include "core/tests/scratch_dir.h"
+#include "core/base/base.h"
+#include "core/base/tests/scratch_dir.h"
 #include "runtime/lowlevel.h"
 
 static char dir[] = "/tmp/rt-lowlevel-XXXXXX";

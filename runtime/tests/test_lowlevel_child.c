@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/cleanup.h"
+#include "core/base/base.h"
 #include "runtime/lowlevel.h"
 #include "runtime/lowlevel_child.h"
 

@@ -10,9 +10,8 @@
 
 #include <cmocka.h>
 
-#include "core/cleanup.h"
-#include "core/json_util.h"
-#include "core/fileio.h"
+#include "core/base/base.h"
+#include "core/json/json.h"
 #include "runtime/runc_log.h"
 
 static const struct timespec when = {.tv_sec = 1777389697, .tv_nsec = 999999999};

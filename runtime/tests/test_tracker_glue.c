@@ -13,9 +13,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "core/cleanup.h"
-#include "core/json_util.h"
-#include "core/tests/scratch_dir.h"
+#include "core/base/base.h"
+#include "core/json/json.h"
+#include "core/base/tests/scratch_dir.h"
 #include "runtime/tracker_glue.h"
 
 struct fx {

@@ -18,9 +18,9 @@
 #include <unistd.h>
 
 #include "backends/open.h"
-#include "core/cleanup.h"
-#include "core/gpu.h"
-#include "core/tracker.h"
+#include "core/base/base.h"
+#include "core/device/device.h"
+#include "core/tracker/tracker.h"
 
 static double now_ms(void)
 {

@@ -6,8 +6,7 @@
 #include <sys/stat.h>
 
 #include "backends/fakefs/import.h"
-#include "core/cleanup.h"
-#include "core/fileio.h"
+#include "core/base/base.h"
 #include "fakefs_cli.h"
 
 static const char help[] = "NAME:\n"

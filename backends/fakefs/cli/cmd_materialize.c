@@ -4,7 +4,7 @@
 
 #include "backends/fakefs/host.h"
 #include "backends/fakefs/materialize.h"
-#include "core/cleanup.h"
+#include "core/base/base.h"
 #include "fakefs_cli.h"
 
 static const char help[] = "NAME:\n"

@@ -6,7 +6,7 @@
 #include "backends/fakefs/faults.h"
 #include "backends/fakefs/fuse/server.h"
 #include "backends/fakefs/host.h"
-#include "core/cleanup.h"
+#include "core/base/base.h"
 #include "fakefs_cli.h"
 
 static const char mount_help[] =

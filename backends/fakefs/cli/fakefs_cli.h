@@ -6,8 +6,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "core/argv.h"
-#include "core/error.h"
+#include "core/base/base.h"
 
 struct fakefs_cmd {
         const char *name;

@@ -9,7 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "core/cleanup.h"
+#include "core/base/base.h"
 #include "server.h"
 
 #define FSTYPE "fuse.amd-ctk-fakefs"

@@ -9,7 +9,7 @@
 #include <sys/statvfs.h>
 #include <sys/sysmacros.h>
 
-#include "core/cleanup.h"
+#include "core/base/base.h"
 
 /* What an open file or directory holds: a snapshot of the tree (so reads
  * of one open file are consistent) or the control file's text. */

@@ -9,7 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "core/cleanup.h"
+#include "core/base/base.h"
 #include "ops.h"
 #include "server.h"
 

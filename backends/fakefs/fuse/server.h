@@ -8,7 +8,7 @@
 
 #include "backends/fakefs/faults.h"
 #include "backends/fakefs/host.h"
-#include "core/error.h"
+#include "core/base/base.h"
 
 struct fakefs_mount_opts {
         const char *mountpoint;

@@ -15,7 +15,7 @@
 #include "backends/fakefs/host.h"
 #include "backends/fakefs/profile.h"
 #include "backends/fakefs/tree.h"
-#include "core/error.h"
+#include "core/base/base.h"
 
 /* Loads a profile from a string; fails the test on error. */
 static inline struct ctk_fakefs_host *test_host(const char *json)

@@ -23,8 +23,8 @@
 #include <unistd.h>
 
 #include "backends/open.h"
-#include "core/cleanup.h"
-#include "core/gpu.h"
+#include "core/base/base.h"
+#include "core/device/device.h"
 
 static int parse_count(const char *s, long *out)
 {

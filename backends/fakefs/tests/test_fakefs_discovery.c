@@ -4,7 +4,7 @@
 #include <errno.h>
 
 #include "backends/fakefs/backend.h"
-#include "core/gpu.h"
+#include "core/device/device.h"
 #include "fakefs_test.h"
 
 static const char *const two_mi300x =

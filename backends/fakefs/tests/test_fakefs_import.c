@@ -7,7 +7,7 @@
 #include <unistd.h>
 
 #include "backends/fakefs/import.h"
-#include "core/tests/scratch_dir.h"
+#include "core/base/tests/scratch_dir.h"
 #include "fakefs_test.h"
 
 static struct ctk_fakefs_profile *import(const char *dir)

@@ -10,7 +10,7 @@
 
 #include "backends/fakefs/backend.h"
 #include "backends/fakefs/materialize.h"
-#include "core/tests/scratch_dir.h"
+#include "core/base/tests/scratch_dir.h"
 #include "fakefs_test.h"
 
 static int cmp_str(const void *a, const void *b)

@@ -18,9 +18,9 @@
 
 #include "backends/open.h"
 #include "backends/sysfs/sysfs.h"
-#include "core/cleanup.h"
-#include "core/devnode.h"
-#include "core/tests/scratch_dir.h"
+#include "core/base/base.h"
+#include "core/device/device.h"
+#include "core/base/tests/scratch_dir.h"
 
 static char tree[] = "/tmp/ctk-sysfs-test-XXXXXX";
 

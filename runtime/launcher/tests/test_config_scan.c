@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/cleanup.h"
-#include "core/config.h"
+#include "core/base/base.h"
+#include "core/config/config.h"
 #include "runtime/launcher/config_scan.h"
 
 /* text is read by both readers, with the same result. */

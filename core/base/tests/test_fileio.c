@@ -1,0 +1,205 @@
+/* Whole-file reads and atomic replacement. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "core/base/cleanup.h"
+#include "core/base/fileio.h"
+#include "core/base/fsdir.h"
+#include "scratch_dir.h"
+
+static char dir[] = "/tmp/ctk-fileio-XXXXXX";
+
+static int setup(void **state)
+{
+        (void)state;
+        return scratch_dir_make(dir) == NULL ? -1 : 0;
+}
+
+static int teardown(void **state)
+{
+        (void)state;
+        return scratch_dir_remove(dir);
+}
+
+static void put(const char *path, const char *text, mode_t mode)
+{
+        FILE *f = fopen(path, "w");
+        assert_non_null(f);
+        fputs(text, f);
+        fclose(f);
+        assert_int_equal(chmod(path, mode), 0);
+}
+
+static size_t entries(void)
+{
+        DIR *d = opendir(dir);
+        size_t n = 0;
+        for (struct dirent *e; (e = readdir(d)) != NULL;)
+                n += strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0; /* temporary files too */
+        closedir(d);
+        return n;
+}
+
+static void test_read_all(void **state)
+{
+        (void)state;
+        _cleanup_free_ char *p = scratch_path(dir, "r.txt");
+        put(p, "hello\n", 0644);
+        _cleanup_free_ char *data = NULL;
+        size_t len = 0;
+        _cleanup_error_ struct ctk_error *err = NULL;
+        assert_int_equal(ctk_file_read_all(p, &data, &len, &err), 0);
+        assert_string_equal(data, "hello\n");
+        assert_int_equal(len, 6);
+
+        /* Bigger than the first buffer. */
+        size_t big = 100000;
+        char *text = malloc(big + 1);
+        memset(text, 'x', big);
+        text[big] = '\0';
+        put(p, text, 0644);
+        free(text);
+        _cleanup_free_ char *data2 = NULL;
+        assert_int_equal(ctk_file_read_all(p, &data2, &len, &err), 0);
+        assert_int_equal(len, big);
+        assert_int_equal(strlen(data2), big);
+}
+
+static void test_read_missing(void **state)
+{
+        (void)state;
+        _cleanup_free_ char *p = scratch_path(dir, "missing.json");
+        _cleanup_free_ char *data = NULL;
+        _cleanup_error_ struct ctk_error *err = NULL;
+        assert_int_equal(ctk_file_read_all(p, &data, NULL, &err), -1);
+        assert_int_equal(err->code, ENOENT);
+        assert_non_null(strstr(err->msg, "missing.json: No such file or directory"));
+}
+
+static void test_write_atomic_keeps_mode(void **state)
+{
+        (void)state;
+        _cleanup_free_ char *p = scratch_path(dir, "config.json");
+        put(p, "old", 0604);
+        struct stat before;
+        assert_int_equal(stat(p, &before), 0);
+        size_t n = entries();
+        _cleanup_error_ struct ctk_error *err = NULL;
+        assert_int_equal(ctk_file_write_atomic(p, "new content\n", 12, 0600, &err), 0);
+        _cleanup_free_ char *data = NULL;
+        assert_int_equal(ctk_file_read_all(p, &data, NULL, &err), 0);
+        assert_string_equal(data, "new content\n");
+        struct stat after;
+        assert_int_equal(stat(p, &after), 0);
+        assert_int_equal(after.st_mode & 07777, 0604);
+        assert_int_not_equal(after.st_ino, before.st_ino); /* replaced, not rewritten in place */
+        assert_int_equal(entries(), n);                    /* no temporary file left */
+}
+
+static void test_write_atomic_new_file(void **state)
+{
+        (void)state;
+        _cleanup_free_ char *p = scratch_path(dir, "new.json");
+        _cleanup_error_ struct ctk_error *err = NULL;
+        assert_int_equal(ctk_file_write_atomic(p, "{}", 2, 0640, &err), 0);
+        struct stat st;
+        assert_int_equal(stat(p, &st), 0);
+        assert_int_equal(st.st_mode & 07777, 0640);
+        assert_int_equal(st.st_size, 2);
+}
+
+static void test_write_atomic_mode_is_forced(void **state)
+{
+        (void)state;
+        _cleanup_free_ char *p = scratch_path(dir, "forced.json");
+        _cleanup_error_ struct ctk_error *err = NULL;
+        assert_int_equal(ctk_file_write_atomic_mode(p, "a", 1, 0644, &err), 0);
+        assert_int_equal(chmod(p, 0600), 0);
+        assert_int_equal(ctk_file_write_atomic_mode(p, "bb", 2, 0644, &err), 0);
+        struct stat st;
+        assert_int_equal(stat(p, &st), 0);
+        assert_int_equal(st.st_mode & 07777, 0644);
+        assert_int_equal(st.st_size, 2);
+}
+
+static void test_write_atomic_failure_leaves_file(void **state)
+{
+        (void)state;
+        _cleanup_free_ char *p = scratch_path(dir, "nodir/config.json");
+        _cleanup_error_ struct ctk_error *err = NULL;
+        assert_int_equal(ctk_file_write_atomic(p, "x", 1, 0644, &err), -1);
+        assert_non_null(strstr(err->msg, "cannot create a temporary file in"));
+
+        /* Renaming over a directory fails: the directory stays, no temporary file remains. */
+        _cleanup_free_ char *d = scratch_path(dir, "adir");
+        assert_int_equal(mkdir(d, 0755), 0);
+        size_t n = entries();
+        _cleanup_error_ struct ctk_error *err2 = NULL;
+        assert_int_equal(ctk_file_write_atomic(d, "x", 1, 0644, &err2), -1);
+        assert_non_null(strstr(err2->msg, "cannot replace"));
+        assert_int_equal(entries(), n);
+        struct stat st;
+        assert_int_equal(stat(d, &st), 0);
+        assert_true(S_ISDIR(st.st_mode));
+}
+
+static void test_write_relative_path(void **state)
+{
+        (void)state;
+        char cwd[4096];
+        assert_non_null(getcwd(cwd, sizeof(cwd)));
+        assert_int_equal(chdir(dir), 0);
+        _cleanup_error_ struct ctk_error *err = NULL;
+        int r = ctk_file_write_atomic("rel.json", "{}\n", 3, 0644, &err);
+        assert_int_equal(chdir(cwd), 0);
+        assert_int_equal(r, 0);
+        _cleanup_free_ char *p = scratch_path(dir, "rel.json");
+        struct stat st;
+        assert_int_equal(stat(p, &st), 0);
+}
+
+static void test_mkdir_parent(void **state)
+{
+        (void)state;
+        _cleanup_free_ char *file = scratch_path(dir, "a/b/c/out.json");
+        _cleanup_free_ char *parent = scratch_path(dir, "a/b/c");
+        _cleanup_error_ struct ctk_error *err = NULL;
+        assert_int_equal(ctk_mkdir_parent(file, 0755, &err), 0);
+        struct stat st;
+        assert_int_equal(stat(parent, &st), 0);
+        assert_true(S_ISDIR(st.st_mode));
+        assert_int_not_equal(stat(file, &st), 0);                /* only the directories */
+        assert_int_equal(ctk_mkdir_parent(file, 0755, &err), 0); /* again: nothing to do */
+        /* a file where a directory should be */
+        _cleanup_free_ char *blocker = scratch_path(dir, "a/f");
+        put(blocker, "x", 0644);
+        _cleanup_free_ char *below = scratch_path(dir, "a/f/g/out.json");
+        assert_int_equal(ctk_mkdir_parent(below, 0755, &err), -1);
+        assert_non_null(err);
+}
+
+int main(void)
+{
+        const struct CMUnitTest tests[] = {
+            cmocka_unit_test(test_read_all),
+            cmocka_unit_test(test_read_missing),
+            cmocka_unit_test(test_write_atomic_keeps_mode),
+            cmocka_unit_test(test_write_atomic_new_file),
+            cmocka_unit_test(test_write_atomic_mode_is_forced),
+            cmocka_unit_test(test_write_atomic_failure_leaves_file),
+            cmocka_unit_test(test_write_relative_path),
+            cmocka_unit_test(test_mkdir_parent),
+        };
+        return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -1,0 +1,156 @@
+/* The leveled log file: levels, line format, quoting, RFC 3339 times. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "core/base/cleanup.h"
+#include "core/base/fileio.h"
+#include "core/base/log.h"
+
+static void test_level_parse(void **state)
+{
+        (void)state;
+        enum ctk_log_level l;
+        assert_int_equal(ctk_log_level_parse("error", &l), 0);
+        assert_int_equal(l, CTK_LOG_ERROR);
+        assert_int_equal(ctk_log_level_parse("WARNING", &l), 0);
+        assert_int_equal(l, CTK_LOG_WARNING);
+        assert_int_equal(ctk_log_level_parse("warn", &l), 0);
+        assert_int_equal(l, CTK_LOG_WARNING);
+        assert_int_equal(ctk_log_level_parse("info", &l), 0);
+        assert_int_equal(l, CTK_LOG_INFO);
+        assert_int_equal(ctk_log_level_parse("Debug", &l), 0);
+        assert_int_equal(l, CTK_LOG_DEBUG);
+        assert_int_equal(ctk_log_level_parse("verbose", &l), -1);
+        assert_int_equal(ctk_log_level_parse("", &l), -1);
+        assert_int_equal(ctk_log_level_parse(NULL, &l), -1);
+        assert_string_equal(ctk_log_level_name(CTK_LOG_INFO), "INFO");
+        assert_int_equal(ctk_log_level_or("debug", CTK_LOG_INFO), CTK_LOG_DEBUG);
+        assert_int_equal(ctk_log_level_or("verbose", CTK_LOG_WARNING), CTK_LOG_WARNING);
+        assert_int_equal(ctk_log_level_or(NULL, CTK_LOG_INFO), CTK_LOG_INFO);
+}
+
+static void with_tz(const char *tz)
+{
+        setenv("TZ", tz, 1);
+        tzset();
+}
+
+static void test_rfc3339(void **state)
+{
+        (void)state;
+        struct timespec ts = {.tv_sec = 1777389697, .tv_nsec = 123456789}; /* 2026-04-28T15:21:37Z */
+        char buf[CTK_RFC3339_MAX];
+        with_tz("UTC");
+        ctk_format_rfc3339(&ts, false, buf);
+        assert_string_equal(buf, "2026-04-28T15:21:37Z");
+        ctk_format_rfc3339(&ts, true, buf);
+        assert_string_equal(buf, "2026-04-28T15:21:37.123Z");
+        with_tz("IST-5:30");
+        ctk_format_rfc3339(&ts, true, buf);
+        assert_string_equal(buf, "2026-04-28T20:51:37.123+05:30");
+        with_tz("EST5");
+        ctk_format_rfc3339(&ts, false, buf);
+        assert_string_equal(buf, "2026-04-28T10:21:37-05:00");
+        with_tz("UTC");
+}
+
+static void test_quote(void **state)
+{
+        (void)state;
+        _cleanup_free_ char *a = ctk_log_quote("plain text");
+        assert_string_equal(a, "\"plain text\"");
+        _cleanup_free_ char *b = ctk_log_quote("say \"hi\"\\ now\nnext\tcol\r\x01\x7f");
+        assert_string_equal(b, "\"say \\\"hi\\\"\\\\ now\\nnext\\tcol\\r\\x01\\x7f\"");
+        _cleanup_free_ char *c = ctk_log_quote("");
+        assert_string_equal(c, "\"\"");
+        _cleanup_free_ char *d = ctk_log_quote("gpu ü");
+        assert_string_equal(d, "\"gpu ü\"");
+}
+
+static void test_format_line(void **state)
+{
+        (void)state;
+        with_tz("UTC");
+        struct timespec ts = {.tv_sec = 1777389697, .tv_nsec = 5000000};
+        _cleanup_free_ char *line =
+            ctk_log_format_line(&ts, CTK_LOG_WARNING, 42, "amd-container-runtime", "GPU \"3\" busy");
+        assert_string_equal(line, "time=2026-04-28T15:21:37.005Z level=WARNING pid=42 "
+                                  "msg=\"amd-container-runtime GPU \\\"3\\\" busy\"\n");
+        _cleanup_free_ char *noident = ctk_log_format_line(&ts, CTK_LOG_DEBUG, 1, NULL, "x");
+        assert_string_equal(noident, "time=2026-04-28T15:21:37.005Z level=DEBUG pid=1 msg=\"x\"\n");
+}
+
+static void test_levels_and_file(void **state)
+{
+        (void)state;
+        char path[] = "/tmp/ctk-log-XXXXXX";
+        int fd = mkstemp(path);
+        assert_true(fd >= 0);
+        close(fd);
+        unlink(path);
+
+        ctk_log_open("ident", path, CTK_LOG_INFO);
+        assert_true(ctk_log_enabled(CTK_LOG_ERROR));
+        assert_true(ctk_log_enabled(CTK_LOG_INFO));
+        assert_false(ctk_log_enabled(CTK_LOG_DEBUG));
+        ctk_log(CTK_LOG_INFO, "one %d", 1);
+        ctk_log(CTK_LOG_DEBUG, "hidden");
+        ctk_log(CTK_LOG_ERROR, "two");
+        ctk_log_close();
+        ctk_log(CTK_LOG_ERROR, "after close"); /* dropped, no crash */
+
+        struct stat st;
+        assert_int_equal(stat(path, &st), 0);
+        assert_int_equal(st.st_mode & 0077 & ~0640, 0); /* never more than 0640 */
+        _cleanup_free_ char *text = NULL;
+        _cleanup_error_ struct ctk_error *err = NULL;
+        assert_int_equal(ctk_file_read_all(path, &text, NULL, &err), 0);
+        assert_non_null(strstr(text, "level=INFO"));
+        assert_non_null(strstr(text, "msg=\"ident one 1\"\n"));
+        assert_non_null(strstr(text, "level=ERROR"));
+        assert_null(strstr(text, "hidden"));
+        assert_null(strstr(text, "after close"));
+
+        /* Appends. */
+        ctk_log_open("ident", path, CTK_LOG_DEBUG);
+        ctk_log(CTK_LOG_DEBUG, "three");
+        ctk_log_close();
+        _cleanup_free_ char *text2 = NULL;
+        assert_int_equal(ctk_file_read_all(path, &text2, NULL, &err), 0);
+        assert_non_null(strstr(text2, "ident one 1"));
+        assert_non_null(strstr(text2, "ident three"));
+        unlink(path);
+}
+
+static void test_unopenable_log_is_silent(void **state)
+{
+        (void)state;
+        ctk_log_open("x", "/nonexistent-dir/sub/log", CTK_LOG_DEBUG);
+        assert_false(ctk_log_enabled(CTK_LOG_ERROR));
+        ctk_log(CTK_LOG_ERROR, "nowhere");
+        ctk_log_open("x", NULL, CTK_LOG_DEBUG);
+        assert_false(ctk_log_enabled(CTK_LOG_ERROR));
+        ctk_log_open("x", "", CTK_LOG_DEBUG);
+        assert_false(ctk_log_enabled(CTK_LOG_ERROR));
+        ctk_log_close();
+}
+
+int main(void)
+{
+        const struct CMUnitTest tests[] = {
+            cmocka_unit_test(test_level_parse),     cmocka_unit_test(test_rfc3339),
+            cmocka_unit_test(test_quote),           cmocka_unit_test(test_format_line),
+            cmocka_unit_test(test_levels_and_file), cmocka_unit_test(test_unopenable_log_is_silent),
+        };
+        return cmocka_run_group_tests(tests, NULL, NULL);
+}

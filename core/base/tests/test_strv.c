@@ -1,0 +1,66 @@
+/* String vectors and concatenation. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "core/base/cleanup.h"
+#include "core/base/strv.h"
+
+static void test_concat(void **state)
+{
+        (void)state;
+        _cleanup_free_ char *a = ctk_str_concat("/sys/devices/platform", "/", "amdgpu_xcp_1");
+        assert_string_equal(a, "/sys/devices/platform/amdgpu_xcp_1");
+        _cleanup_free_ char *b = ctk_str_concat("/dev/dri/", "renderD128", NULL);
+        assert_string_equal(b, "/dev/dri/renderD128");
+        _cleanup_free_ char *c = ctk_str_concat("", "", "");
+        assert_string_equal(c, "");
+}
+
+static void test_sorted_vector(void **state)
+{
+        (void)state;
+        _cleanup_strv_ struct ctk_strv v = {0};
+        assert_int_equal(ctk_strv_push(&v, "b"), 0);
+        assert_int_equal(ctk_strv_push_take(&v, strdup("a")), 0);
+        ctk_strv_sort(&v);
+        assert_int_equal(v.n, 2);
+        assert_string_equal(v.v[0], "a");
+        assert_null(v.v[2]);
+        assert_true(ctk_strv_contains(&v, "b"));
+        assert_false(ctk_strv_contains(&v, "c"));
+}
+
+/* Short and long vectors (two sorting strategies) end up in strcmp order. */
+static void test_sort_sizes(void **state)
+{
+        (void)state;
+        for (size_t n = 0; n < 40; n++) {
+                _cleanup_strv_ struct ctk_strv v = {0};
+                for (size_t i = 0; i < n; i++) {
+                        char name[16];
+                        snprintf(name, sizeof(name), "n%zu", (i * 7919) % (n + 3)); /* scrambled, with repeats */
+                        assert_int_equal(ctk_strv_push(&v, name), 0);
+                }
+                ctk_strv_sort(&v);
+                assert_int_equal(v.n, n);
+                for (size_t i = 1; i < v.n; i++)
+                        assert_true(strcmp(v.v[i - 1], v.v[i]) <= 0);
+        }
+}
+
+int main(void)
+{
+        const struct CMUnitTest tests[] = {
+            cmocka_unit_test(test_concat),
+            cmocka_unit_test(test_sorted_vector),
+            cmocka_unit_test(test_sort_sizes),
+        };
+        return cmocka_run_group_tests(tests, NULL, NULL);
+}

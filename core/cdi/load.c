@@ -1,0 +1,66 @@
+/* Reading and strictly parsing a CDI spec file. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cdi.h"
+#include "core/base/base.h"
+
+#define SPEC_MAX_BYTES (64u << 20)
+
+void ctk_cdi_doc_clear(struct ctk_cdi_doc *d)
+{
+        free(d->path);
+        free(d->text);
+        json_decref(d->root);
+        *d = (struct ctk_cdi_doc){0};
+}
+
+static int read_all(const char *path, char **out, size_t *len, struct ctk_error **err)
+{
+        struct stat st;
+        if (stat(path, &st) < 0)
+                return ctk_error_errno(err, errno, "cannot open %s", path);
+        if (!S_ISREG(st.st_mode))
+                return ctk_error_set(err, EINVAL, "%s is not a regular file", path);
+        if (st.st_size > SPEC_MAX_BYTES)
+                return ctk_error_set(err, EFBIG, "%s is larger than %u bytes", path, SPEC_MAX_BYTES);
+        return ctk_file_read_all(path, out, len, err);
+}
+
+int ctk_cdi_parse(const char *file, const char *text, size_t len, struct ctk_cdi_doc *doc, struct ctk_cdi_report *rep,
+                  struct ctk_error **err)
+{
+        *doc = (struct ctk_cdi_doc){0};
+        doc->path = strdup(file != NULL ? file : "-");
+        doc->text = malloc(len + 1);
+        if (doc->path == NULL || doc->text == NULL) {
+                ctk_cdi_doc_clear(doc);
+                return ctk_error_set(err, ENOMEM, "out of memory");
+        }
+        memcpy(doc->text, text, len);
+        doc->text[len] = '\0';
+        doc->len = len;
+        json_error_t jerr;
+        doc->root = json_loadb(doc->text, len, JSON_REJECT_DUPLICATES, &jerr);
+        if (doc->root == NULL) {
+                char *line = NULL;
+                if (asprintf(&line, "%s:%d:%d: %s", doc->path, jerr.line > 0 ? jerr.line : 1,
+                             jerr.column > 0 ? jerr.column : 1, jerr.text) < 0)
+                        return ctk_error_set(err, ENOMEM, "out of memory");
+                ctk_strv_push_take(&rep->errors, line);
+        }
+        return 0;
+}
+
+int ctk_cdi_load(const char *path, struct ctk_cdi_doc *doc, struct ctk_cdi_report *rep, struct ctk_error **err)
+{
+        _cleanup_free_ char *text = NULL;
+        size_t len = 0;
+        *doc = (struct ctk_cdi_doc){0};
+        if (read_all(path, &text, &len, err) < 0)
+                return -1;
+        return ctk_cdi_parse(path, text, len, doc, rep, err);
+}

@@ -1,0 +1,116 @@
+/* Generation of the CDI spec of the host's GPUs. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cdi.h"
+#include "core/base/base.h"
+#include "core/json/json.h"
+
+void ctk_cdi_options_init(struct ctk_cdi_options *o)
+{
+        *o = (struct ctk_cdi_options){
+            .vendor = CTK_CDI_DEFAULT_VENDOR,
+            .class_ = CTK_CDI_DEFAULT_CLASS,
+            .by_index = true,
+        };
+}
+
+static json_t *node_json(const struct ctk_devnode *n)
+{
+        char type[2] = {n->type, '\0'};
+        return json_pack("{s:s, s:s, s:I, s:I, s:I, s:s, s:I, s:I}", "path", n->path, "type", type, "major",
+                         (json_int_t)n->major, "minor", (json_int_t)n->minor, "fileMode", (json_int_t)(n->mode & 07777),
+                         "permissions", "rwm", "uid", (json_int_t)n->uid, "gid", (json_int_t)n->gid);
+}
+
+static json_t *gids_json(const struct ctk_cdi_device *d, struct ctk_error **err)
+{
+        _cleanup_free_ gid_t *gids = NULL;
+        size_t n = 0;
+        if (ctk_cdi_device_gids(d, &gids, &n, err) < 0)
+                return NULL;
+        _cleanup_json_ json_t *arr = json_array();
+        if (arr == NULL)
+                return NULL;
+        for (size_t i = 0; i < n; i++)
+                if (json_array_append_new(arr, json_integer((json_int_t)gids[i])) < 0)
+                        return NULL;
+        return ctk_steal(&arr);
+}
+
+static json_t *device_json(const struct ctk_cdi_device *d, bool additional_gids, struct ctk_error **err)
+{
+        _cleanup_json_ json_t *nodes = json_array();
+        if (nodes == NULL)
+                return NULL;
+        for (size_t i = 0; i < d->n; i++)
+                if (json_array_append_new(nodes, node_json(d->nodes[i])) < 0)
+                        return NULL;
+        _cleanup_json_ json_t *edits = json_pack("{s:O}", "deviceNodes", nodes);
+        if (edits == NULL)
+                return NULL;
+        if (additional_gids) {
+                _cleanup_json_ json_t *gids = gids_json(d, err);
+                if (gids == NULL || (json_array_size(gids) > 0 && json_object_set(edits, "additionalGids", gids) < 0))
+                        return NULL;
+        }
+        return json_pack("{s:s, s:O}", "name", d->name, "containerEdits", edits);
+}
+
+int ctk_cdi_spec_build(const struct ctk_cdi_host *h, const struct ctk_cdi_options *o, json_t **out,
+                       struct ctk_error **err)
+{
+        *out = NULL;
+        if (!ctk_cdi_vendor_valid(o->vendor))
+                return ctk_error_set(err, EINVAL,
+                                     "invalid CDI vendor \"%s\": must start with a letter, end with a letter or "
+                                     "digit and contain only letters, digits, '_', '.' and '-'",
+                                     o->vendor);
+        if (!ctk_cdi_class_valid(o->class_))
+                return ctk_error_set(err, EINVAL,
+                                     "invalid CDI class \"%s\": must start with a letter, end with a letter or "
+                                     "digit and contain only letters, digits, '_', '.' and '-'",
+                                     o->class_);
+        _cleanup_free_ char *kind = NULL;
+        if (asprintf(&kind, "%s/%s", o->vendor, o->class_) < 0)
+                return ctk_error_set(err, ENOMEM, "out of memory");
+
+        struct ctk_cdi_device_list devs = {0};
+        if (ctk_cdi_host_devices(h, o->by_index, o->by_uuid, &devs, err) < 0)
+                return -1;
+        _cleanup_json_ json_t *devices = json_array();
+        int rc = devices != NULL ? 0 : ctk_error_set(err, ENOMEM, "out of memory");
+        for (size_t i = 0; rc == 0 && i < devs.n; i++) {
+                json_t *d = device_json(&devs.v[i], o->additional_gids, err);
+                if (d == NULL || json_array_append_new(devices, d) < 0)
+                        rc = ctk_error_set(err, ENOMEM, "out of memory");
+        }
+        ctk_cdi_device_list_clear(&devs);
+        if (rc < 0)
+                return -1;
+
+        _cleanup_json_ json_t *spec = json_pack("{s:s, s:s, s:O}", "cdiVersion", "", "kind", kind, "devices", devices);
+        if (spec == NULL)
+                return ctk_error_set(err, ENOMEM, "out of memory");
+        int min = ctk_cdi_min_version(spec, NULL);
+        if (json_object_set_new(spec, "cdiVersion", json_string(ctk_cdi_versions[min])) < 0)
+                return ctk_error_set(err, ENOMEM, "out of memory");
+
+        /* Never hand out a spec that CDI loaders would reject. */
+        _cleanup_cdi_report_ struct ctk_cdi_report rep = {0};
+        if (ctk_cdi_check(spec, NULL, &rep) > 0)
+                return ctk_error_set(err, EINVAL, "generated CDI spec is invalid: %s", rep.errors.v[0]);
+        *out = ctk_steal(&spec);
+        return 0;
+}
+
+char *ctk_cdi_spec_dump(const json_t *spec)
+{
+        _cleanup_free_ char *s = json_dumps(spec, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+        char *out = NULL;
+        if (s == NULL || asprintf(&out, "%s\n", s) < 0)
+                return NULL;
+        return out;
+}

@@ -1,0 +1,120 @@
+#include "text.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+bool ctk_json_out_reserve(struct ctk_json_out *o, size_t more)
+{
+        if (o->failed)
+                return false;
+        if (o->n + more + 1 <= o->cap)
+                return true;
+        size_t cap = o->cap != 0 ? o->cap : 4096;
+        while (cap < o->n + more + 1)
+                cap *= 2;
+        char *p = realloc(o->p, cap);
+        if (p == NULL) {
+                o->failed = true;
+                return false;
+        }
+        o->p = p;
+        o->cap = cap;
+        return true;
+}
+
+/* Length of the valid UTF-8 sequence at s (avail bytes there), or 0. */
+static size_t utf8_len(const unsigned char *s, size_t avail)
+{
+        size_t n;
+        unsigned int min;
+        if (s[0] >= 0xc2 && s[0] <= 0xdf) {
+                n = 2;
+                min = 0x80;
+        } else if (s[0] >= 0xe0 && s[0] <= 0xef) {
+                n = 3;
+                min = 0x800;
+        } else if (s[0] >= 0xf0 && s[0] <= 0xf4) {
+                n = 4;
+                min = 0x10000;
+        } else {
+                return 0;
+        }
+        if (n > avail)
+                return 0;
+        unsigned int cp = s[0] & (0x7f >> n);
+        for (size_t i = 1; i < n; i++) {
+                if ((s[i] & 0xc0) != 0x80)
+                        return 0;
+                cp = (cp << 6) | (s[i] & 0x3f);
+        }
+        if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+                return 0;
+        return n;
+}
+
+/* A control character c (< 0x20). */
+static void put_control(struct ctk_json_out *o, unsigned char c, unsigned int flags)
+{
+        static const char short_esc[0x20] = {['\b'] = 'b', ['\f'] = 'f', ['\n'] = 'n', ['\r'] = 'r', ['\t'] = 't'};
+        if ((flags & CTK_JSON_ESC_SHORT) && short_esc[c] != 0) {
+                char esc[2] = {'\\', short_esc[c]};
+                ctk_json_out_put(o, esc, 2);
+                return;
+        }
+        const char *hex = (flags & CTK_JSON_ESC_UPPER_HEX) ? "0123456789ABCDEF" : "0123456789abcdef";
+        char esc[6] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 0xf]};
+        ctk_json_out_put(o, esc, 6);
+}
+
+const bool ctk_json_out_plain[2][256] = {
+    {[0x20 ... 0x21] = true, [0x23 ... 0x5b] = true, [0x5d ... 0xff] = true},
+    {[0x20 ... 0x21] = true, [0x23 ... 0x5b] = true, [0x5d ... 0x7f] = true},
+};
+
+void ctk_json_out_quote_rest(struct ctk_json_out *o, const char *str, const char *at, const char *end_,
+                             unsigned int flags)
+{
+        const bool *keep = ctk_json_out_plain[(flags & CTK_JSON_ESC_FIX_UTF8) != 0];
+        const unsigned char *s = (const unsigned char *)at, *run = (const unsigned char *)str;
+        const unsigned char *end = (const unsigned char *)(end_ != NULL ? end_ : at + strlen(at));
+        ctk_json_out_putc(o, '"');
+        for (;;) {
+                ctk_json_out_put(o, (const char *)run, (size_t)(s - run));
+                if (s == end)
+                        break;
+                if (*s == '"' || *s == '\\') {
+                        char esc[2] = {'\\', (char)*s++};
+                        ctk_json_out_put(o, esc, 2);
+                } else if (*s < 0x20) {
+                        put_control(o, *s++, flags);
+                } else {
+                        size_t n = utf8_len(s, (size_t)(end - s));
+                        if (n == 0) {
+                                ctk_json_out_put(o, "\xef\xbf\xbd", 3); /* U+FFFD */
+                                s++;
+                        } else {
+                                ctk_json_out_put(o, (const char *)s, n);
+                                s += n;
+                        }
+                }
+                run = s;
+                while (keep[*s]) /* stops at the final NUL */
+                        s++;
+        }
+        ctk_json_out_putc(o, '"');
+}
+
+char *ctk_json_out_finish(struct ctk_json_out *o, size_t *len)
+{
+        if (!ctk_json_out_reserve(o, 0)) {
+                free(o->p);
+                o->p = NULL;
+                return NULL;
+        }
+        o->p[o->n] = '\0';
+        if (len != NULL)
+                *len = o->n;
+        char *p = o->p;
+        o->p = NULL;
+        return p;
+}

@@ -1,0 +1,118 @@
+#include "file.h"
+
+#include <errno.h>
+#include <dirent.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/base/base.h"
+
+#define RESET_HINT "run 'amd-ctk gpu-tracker reset' to start over"
+
+static int join(char **out, const char *dir, const char *name)
+{
+        size_t n = strlen(dir);
+        bool slash = n > 0 && dir[n - 1] == '/';
+        return asprintf(out, "%s%s%s", dir, slash ? "" : "/", name) < 0 ? (*out = NULL, -1) : 0;
+}
+
+int ctk_tracker_paths_init(struct ctk_tracker_paths *p, const char *dir, struct ctk_error **err)
+{
+        memset(p, 0, sizeof(*p));
+        if (dir == NULL || dir[0] == '\0')
+                return ctk_error_set(err, EINVAL, "the GPU Tracker state directory is empty");
+        if ((p->dir = strdup(dir)) == NULL || join(&p->state, dir, CTK_TRACKER_STATE_FILE) < 0 ||
+            join(&p->lock, dir, CTK_TRACKER_LOCK_FILE) < 0 || join(&p->enabled, dir, CTK_TRACKER_ENABLED_FILE) < 0) {
+                ctk_tracker_paths_clear(p);
+                return ctk_error_set(err, ENOMEM, "out of memory");
+        }
+        return 0;
+}
+
+void ctk_tracker_paths_clear(struct ctk_tracker_paths *p)
+{
+        free(p->dir);
+        free(p->state);
+        free(p->lock);
+        free(p->enabled);
+        memset(p, 0, sizeof(*p));
+}
+
+int ctk_tracker_load(const struct ctk_tracker_paths *p, struct ctk_tracker_state *out, bool *missing,
+                     struct ctk_error **err)
+{
+        memset(out, 0, sizeof(*out));
+        *missing = false;
+        struct ctk_file_view text;
+        _cleanup_error_ struct ctk_error *e = NULL;
+        if (ctk_file_view_open(p->state, &text, &e) < 0) {
+                if (e->code == ENOENT) {
+                        *missing = true;
+                        return 0;
+                }
+                return ctk_error_set(err, e->code, "GPU Tracker state %s cannot be read (%s); " RESET_HINT, p->state,
+                                     e->msg);
+        }
+        if (ctk_tracker_state_parse(text.data, text.len, out, &e) < 0) {
+                ctk_file_view_close(&text);
+                return ctk_error_set(err, EBADMSG, "GPU Tracker state %s is corrupt (%s); " RESET_HINT, p->state,
+                                     e->msg);
+        }
+        ctk_tracker_state_keep_source(out, &text); /* the next write copies what did not change */
+        return 0;
+}
+
+/* Temporary files of writers killed mid-write (ctk_file_write_atomic names
+ * them ".<name>.XXXXXX").  Only called under the lock, when no other writer
+ * can have one open. */
+static void remove_stale_temporaries(const struct ctk_tracker_paths *p)
+{
+        DIR *d = opendir(p->dir);
+        if (d == NULL)
+                return;
+        static const char prefix[] = "." CTK_TRACKER_STATE_FILE ".";
+        struct dirent *e;
+        while ((e = readdir(d)) != NULL)
+                if (strncmp(e->d_name, prefix, sizeof(prefix) - 1) == 0 && strlen(e->d_name) == sizeof(prefix) + 5)
+                        unlinkat(dirfd(d), e->d_name, 0);
+        closedir(d);
+}
+
+int ctk_tracker_save(const struct ctk_tracker_paths *p, const struct ctk_tracker_state *s, struct ctk_error **err)
+{
+        _cleanup_free_ char *text = ctk_tracker_state_format(s);
+        if (text == NULL)
+                return ctk_error_set(err, ENOMEM, "out of memory formatting the GPU Tracker state");
+        remove_stale_temporaries(p);
+        if (ctk_file_write_atomic(p->state, text, strlen(text), 0644, err) < 0)
+                return ctk_error_prefix(err, "cannot write the GPU Tracker state");
+        return 0;
+}
+
+bool ctk_tracker_marker_exists(const struct ctk_tracker_paths *p)
+{
+        return access(p->enabled, F_OK) == 0;
+}
+
+int ctk_tracker_set_marker(const struct ctk_tracker_paths *p, bool enabled, struct ctk_error **err)
+{
+        if (enabled) {
+                if (ctk_tracker_marker_exists(p))
+                        return 0;
+                int fd = open(p->enabled, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
+                if (fd < 0)
+                        return ctk_error_errno(err, errno, "cannot create %s", p->enabled);
+                close(fd);
+        } else {
+                if (unlink(p->enabled) < 0) {
+                        if (errno == ENOENT)
+                                return 0;
+                        return ctk_error_errno(err, errno, "cannot remove %s", p->enabled);
+                }
+        }
+        return ctk_fsync_parent_dir(p->enabled, err);
+}

@@ -1,0 +1,48 @@
+/* GPU tracker files in the state directory:
+ *   gpu-tracker.json     the state (tracker_state.h), replaced atomically
+ *   .gpu-tracker.json.*  the next state while it is written (a writer
+ *                        killed mid-write leaves one; the next save removes it)
+ *   gpu-tracker.lock     flock'ed around every read-modify-write
+ *   gpu-tracker.enabled  exists whenever the tracker may be enabled
+ * The "enabled" marker lets a container start without reading (or even
+ * being able to read) the state when the tracker is disabled.  Invariant:
+ * marker absent => the state says disabled (or is missing).  Enabling
+ * creates the marker before writing the state, disabling removes it after,
+ * so a crash in between leaves the marker present and the state
+ * authoritative. */
+#ifndef CTK_TRACKER_FILE_H
+#define CTK_TRACKER_FILE_H
+
+#include <stdbool.h>
+
+#include "core/base/base.h"
+#include "state.h"
+
+#define CTK_TRACKER_STATE_FILE   "gpu-tracker.json"
+#define CTK_TRACKER_LOCK_FILE    "gpu-tracker.lock"
+#define CTK_TRACKER_ENABLED_FILE "gpu-tracker.enabled"
+
+struct ctk_tracker_paths {
+        char *dir;
+        char *state;
+        char *lock;
+        char *enabled;
+};
+
+int ctk_tracker_paths_init(struct ctk_tracker_paths *p, const char *dir, struct ctk_error **err);
+void ctk_tracker_paths_clear(struct ctk_tracker_paths *p);
+
+/* Loads the state.  A missing file sets *missing and returns 0.  An
+ * unreadable or corrupt file is one error line naming the file and the fix
+ * (`amd-ctk gpu-tracker reset`). */
+int ctk_tracker_load(const struct ctk_tracker_paths *p, struct ctk_tracker_state *out, bool *missing,
+                     struct ctk_error **err);
+
+/* Writes the state (tmp + fsync + rename + fsync(dir)); the caller holds the lock. */
+int ctk_tracker_save(const struct ctk_tracker_paths *p, const struct ctk_tracker_state *s, struct ctk_error **err);
+
+bool ctk_tracker_marker_exists(const struct ctk_tracker_paths *p);
+/* Creates or removes the marker (durably: the directory is synced). */
+int ctk_tracker_set_marker(const struct ctk_tracker_paths *p, bool enabled, struct ctk_error **err);
+
+#endif

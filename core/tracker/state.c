@@ -1,0 +1,184 @@
+/* The GPU tracker state model: init, copy, clear, lookups. */
+#include "state.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void gpu_clear(struct ctk_tracker_gpu *g)
+{
+        free(g->pci);
+        free(g->partition);
+        ctk_strv_clear(&g->drm);
+        memset(g, 0, sizeof(*g));
+}
+
+void ctk_tracker_state_free_field(const struct ctk_tracker_state *s, void *p)
+{
+        uintptr_t a = (uintptr_t)p, str = (uintptr_t)s->arena_str, idx = (uintptr_t)s->arena_idx;
+        if (s->arena_str != NULL && a >= str && a < str + s->arena_str_size)
+                return;
+        if (s->arena_idx != NULL && a >= idx && a < idx + s->arena_idx_n * sizeof(size_t))
+                return;
+        free(p);
+}
+
+static void container_clear(const struct ctk_tracker_state *s, struct ctk_tracker_container *c)
+{
+        ctk_tracker_state_free_field(s, c->id);
+        ctk_tracker_state_free_field(s, c->gpus);
+        ctk_tracker_state_free_field(s, c->runtime_root);
+        memset(c, 0, sizeof(*c));
+}
+
+void ctk_tracker_state_clear(struct ctk_tracker_state *s)
+{
+        for (size_t i = 0; i < s->ngpus; i++)
+                gpu_clear(&s->gpus[i]);
+        for (size_t i = 0; i < s->ncontainers; i++)
+                container_clear(s, &s->containers[i]);
+        free(s->gpus);
+        free(s->containers);
+        free(s->arena_str);
+        free(s->arena_idx);
+        free(s->boot_id);
+        ctk_file_view_close(&s->source);
+        memset(s, 0, sizeof(*s));
+}
+
+void ctk_tracker_state_keep_source(struct ctk_tracker_state *s, struct ctk_file_view *v)
+{
+        ctk_file_view_close(&s->source);
+        s->source = *v;
+        memset(v, 0, sizeof(*v));
+}
+
+static int strv_copy(struct ctk_strv *dst, const struct ctk_strv *src)
+{
+        for (size_t i = 0; i < src->n; i++)
+                if (ctk_strv_push(dst, src->v[i]) < 0)
+                        return -1;
+        return 0;
+}
+
+static char *dup_or_empty(const char *s)
+{
+        return strdup(s != NULL ? s : "");
+}
+
+int ctk_tracker_state_init(struct ctk_tracker_state *s, const struct ctk_gpu_list *gpus, bool enabled,
+                           const char *boot_id, struct ctk_error **err)
+{
+        memset(s, 0, sizeof(*s));
+        s->enabled = enabled;
+        if (boot_id != NULL && (s->boot_id = strdup(boot_id)) == NULL)
+                goto oom;
+        size_t n = gpus != NULL ? gpus->n : 0;
+        if (n > 0 && (s->gpus = calloc(n, sizeof(*s->gpus))) == NULL)
+                goto oom;
+        for (size_t i = 0; i < n; i++) {
+                const struct ctk_gpu *g = &gpus->v[i];
+                struct ctk_tracker_gpu *t = &s->gpus[i];
+                s->ngpus = i + 1;
+                t->pci = dup_or_empty(g->pci);
+                t->partition = dup_or_empty(g->partition);
+                if (t->pci == NULL || t->partition == NULL || strv_copy(&t->drm, &g->drm) < 0)
+                        goto oom;
+                t->has_uuid = g->has_uuid;
+                t->uuid = g->uuid;
+                t->access = CTK_TRACKER_SHARED;
+        }
+        return 0;
+oom:
+        ctk_tracker_state_clear(s);
+        return ctk_error_set(err, ENOMEM, "out of memory");
+}
+
+static int container_copy(struct ctk_tracker_container *b, const struct ctk_tracker_container *a)
+{
+        if ((b->id = strdup(a->id)) == NULL)
+                return -1;
+        if (a->runtime_root != NULL && (b->runtime_root = strdup(a->runtime_root)) == NULL)
+                return -1;
+        if (a->ngpus > 0) {
+                if ((b->gpus = malloc(a->ngpus * sizeof(*b->gpus))) == NULL)
+                        return -1;
+                memcpy(b->gpus, a->gpus, a->ngpus * sizeof(*b->gpus));
+        }
+        b->ngpus = a->ngpus;
+        b->pid = a->pid;
+        b->pid_start = a->pid_start;
+        return 0;
+}
+
+int ctk_tracker_state_copy(struct ctk_tracker_state *dst, const struct ctk_tracker_state *src, struct ctk_error **err)
+{
+        memset(dst, 0, sizeof(*dst));
+        dst->enabled = src->enabled;
+        if (src->boot_id != NULL && (dst->boot_id = strdup(src->boot_id)) == NULL)
+                goto oom;
+        if (src->ngpus > 0 && (dst->gpus = calloc(src->ngpus, sizeof(*dst->gpus))) == NULL)
+                goto oom;
+        for (size_t i = 0; i < src->ngpus; i++) {
+                const struct ctk_tracker_gpu *a = &src->gpus[i];
+                struct ctk_tracker_gpu *b = &dst->gpus[i];
+                dst->ngpus = i + 1;
+                b->pci = dup_or_empty(a->pci);
+                b->partition = dup_or_empty(a->partition);
+                if (b->pci == NULL || b->partition == NULL || strv_copy(&b->drm, &a->drm) < 0)
+                        goto oom;
+                b->has_uuid = a->has_uuid;
+                b->uuid = a->uuid;
+                b->access = a->access;
+        }
+        if (src->ncontainers > 0 && (dst->containers = calloc(src->ncontainers, sizeof(*dst->containers))) == NULL)
+                goto oom;
+        for (size_t i = 0; i < src->ncontainers; i++) {
+                dst->ncontainers = i + 1;
+                if (container_copy(&dst->containers[i], &src->containers[i]) < 0)
+                        goto oom;
+        }
+        return 0;
+oom:
+        ctk_tracker_state_clear(dst);
+        return ctk_error_set(err, ENOMEM, "out of memory");
+}
+
+struct ctk_tracker_container *ctk_tracker_state_find_container(const struct ctk_tracker_state *s, const char *id)
+{
+        for (size_t i = 0; i < s->ncontainers; i++)
+                if (strcmp(s->containers[i].id, id) == 0)
+                        return &s->containers[i];
+        return NULL;
+}
+
+bool ctk_tracker_container_holds(const struct ctk_tracker_container *c, size_t gpu)
+{
+        size_t lo = 0, hi = c->ngpus;
+        while (lo < hi) {
+                size_t mid = lo + (hi - lo) / 2;
+                if (c->gpus[mid] == gpu)
+                        return true;
+                if (c->gpus[mid] < gpu)
+                        lo = mid + 1;
+                else
+                        hi = mid;
+        }
+        return false;
+}
+
+size_t ctk_tracker_state_count_holders(const struct ctk_tracker_state *s, size_t gpu)
+{
+        size_t n = 0;
+        for (size_t i = 0; i < s->ncontainers; i++)
+                n += ctk_tracker_container_holds(&s->containers[i], gpu);
+        return n;
+}
+
+void ctk_tracker_state_remove_container(struct ctk_tracker_state *s, size_t i)
+{
+        container_clear(s, &s->containers[i]);
+        memmove(&s->containers[i], &s->containers[i + 1], (s->ncontainers - i - 1) * sizeof(*s->containers));
+        s->ncontainers--;
+}
