@@ -27,13 +27,12 @@
 # Third table, the GPU tracker enabled with 1,000 containers already
 # tracked, its state on disk (the state directory is /var/lib by default;
 # each write flushes the file and the directory) and on tmpfs: a create
-# and then a delete of the same container.  With the tracker, create
-# allocates while the low-level runtime creates the container and delete
-# releases while it deletes, so the runtime is replaced by a stand-in that
-# takes as long as runc's fastest calls (20 and 3 ms) instead of
-# /bin/true, which would leave nothing to overlap.  The first table has
-# the tracked create and delete through runc too, where runc's delete also
-# runs the release hook (amd-ctk) the shim adds to the spec.
+# and then a delete of the same container.  The low-level runtime is a
+# stand-in that takes as long as runc's fastest calls (20 and 3 ms), so
+# that the figures compare with the earlier runs (when the tracker worked
+# while runc did) on the same terms.  The first table has the tracked
+# create and delete through runc too, where runc's delete also runs the
+# release hook (amd-ctk) the shim adds to the spec.
 #
 # The simulated hosts are the profiles written out as directory trees
 # (amd-ctk-fakefs materialize) read through the sysfs backend, as on a real

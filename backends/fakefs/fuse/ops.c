@@ -155,6 +155,22 @@ static int new_handle(struct fuse_file_info *fi, struct handle **out)
         return 0;
 }
 
+/* A handle on node n of tree t (whose reference it takes over), unless
+ * refused (< 0): then the reference is dropped and refused returned. */
+static int tree_handle(struct fuse_file_info *fi, struct ctk_fakefs_tree *t, const struct ctk_fakefs_node *n,
+                       int refused)
+{
+        struct handle *h;
+        int rc = refused < 0 ? refused : new_handle(fi, &h);
+        if (rc < 0) {
+                ctk_fakefs_tree_unref(t);
+                return rc;
+        }
+        h->tree = t;
+        h->node = n;
+        return 0;
+}
+
 static struct handle *handle_of(struct fuse_file_info *fi)
 {
         return (struct handle *)(uintptr_t)fi->fh;
@@ -170,17 +186,7 @@ static int fakefs_opendir(const char *path, struct fuse_file_info *fi)
         int rc = find(path, true, &t, &n);
         if (rc < 0)
                 return rc;
-        if (n->type != CTK_NODE_DIR) {
-                ctk_fakefs_tree_unref(t);
-                return -ENOTDIR;
-        }
-        if ((rc = new_handle(fi, &h)) < 0) {
-                ctk_fakefs_tree_unref(t);
-                return rc;
-        }
-        h->tree = t;
-        h->node = n;
-        return 0;
+        return tree_handle(fi, t, n, n->type != CTK_NODE_DIR ? -ENOTDIR : 0);
 }
 
 static int fakefs_readdir(const char *path, void *buf, fuse_fill_dir_t filler, off_t off, struct fuse_file_info *fi,
@@ -262,17 +268,10 @@ static int fakefs_open(const char *path, struct fuse_file_info *fi)
         const struct ctk_fakefs_node *n;
         if ((rc = find(path, true, &t, &n)) < 0)
                 return rc;
-        if (n->type == CTK_NODE_DIR || (wants_write(fi) && n->write_kind == CTK_FAKEFS_WRITE_NONE)) {
-                ctk_fakefs_tree_unref(t);
-                return n->type == CTK_NODE_DIR ? -EISDIR : -EACCES;
-        }
-        if ((rc = new_handle(fi, &h)) < 0) {
-                ctk_fakefs_tree_unref(t);
-                return rc;
-        }
-        h->tree = t;
-        h->node = n;
-        return 0;
+        int refused = n->type == CTK_NODE_DIR                                     ? -EISDIR
+                      : wants_write(fi) && n->write_kind == CTK_FAKEFS_WRITE_NONE ? -EACCES
+                                                                                  : 0;
+        return tree_handle(fi, t, n, refused);
 }
 
 static int fakefs_read(const char *path, char *buf, size_t size, off_t off, struct fuse_file_info *fi)
