@@ -30,6 +30,7 @@ struct ctk_command {
         int (*run)(struct ctk_cli *cli, int argc, char **argv);
 };
 
+/* Adds a command to amd-ctk's table (from each command file's constructor). */
 void ctk_register_command(const struct ctk_command *cmd);
 
 #define CTK_COMMAND(ident, ...)                                                                                        \

@@ -6,8 +6,11 @@
 #include "core/cdi/cdi.h"
 #include "core/device/device.h"
 
+/* `amd-ctk cdi generate`: argc/argv from the subcommand on; returns the exit status. */
 int ctk_cdi_generate_main(struct ctk_cli *cli, int argc, char **argv);
+/* `amd-ctk cdi validate`; returns the exit status. */
 int ctk_cdi_validate_main(struct ctk_cli *cli, int argc, char **argv);
+/* `amd-ctk cdi list`; returns the exit status. */
 int ctk_cdi_list_main(struct ctk_cli *cli, int argc, char **argv);
 
 /* Discovers the GPUs through the backend of --root/--profile/config and,

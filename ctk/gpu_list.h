@@ -8,6 +8,7 @@
 
 #include "cli.h"
 
+/* `amd-ctk gpu list --all-vendors`: every display device of the host, AMD or not. */
 int ctk_gpu_list_all_vendors(struct ctk_cli *cli, bool json);
 
 #endif

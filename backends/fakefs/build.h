@@ -9,6 +9,7 @@
 #include "backends/fakefs/tree.h"
 #include "core/base/base.h"
 
+/* Builds the /sys and /dev tree of profile p in state s. */
 int ctk_fakefs_build(const struct ctk_fakefs_profile *p, const struct ctk_fakefs_state *s, struct ctk_fakefs_tree **out,
                      struct ctk_error **err);
 

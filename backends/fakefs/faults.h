@@ -24,7 +24,9 @@
 
 struct ctk_fakefs_faults;
 
+/* An empty fault table for host (rules come from ctk_fakefs_faults_apply). */
 int ctk_fakefs_faults_new(struct ctk_fakefs_host *host, struct ctk_fakefs_faults **out, struct ctk_error **err);
+/* Frees the table (NULL is fine). */
 void ctk_fakefs_faults_free(struct ctk_fakefs_faults *f);
 
 /* Applies every line of text (a control-file write or a faults file; `where`

@@ -15,6 +15,7 @@
 
 struct ctk_fakefs_host;
 
+/* Loads and checks the profile at profile_path and builds its tree in the initial state. */
 int ctk_fakefs_host_new(const char *profile_path, struct ctk_fakefs_host **out, struct ctk_error **err);
 /* Takes ownership of the profile (also on failure). */
 int ctk_fakefs_host_new_from_profile(struct ctk_fakefs_profile *p, struct ctk_fakefs_host **out,
@@ -27,6 +28,7 @@ static inline void ctk_fakefs_host_unrefp(struct ctk_fakefs_host **h)
 }
 #define _cleanup_fakefs_host_ __attribute__((cleanup(ctk_fakefs_host_unrefp)))
 
+/* The host's profile (borrowed). */
 const struct ctk_fakefs_profile *ctk_fakefs_host_profile(const struct ctk_fakefs_host *h);
 
 /* A reference to the current tree (release with ctk_fakefs_tree_unref). */

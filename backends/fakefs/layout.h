@@ -26,8 +26,11 @@ struct ctk_fakefs_state {
         uint64_t changes; /* since the profile; KFD generation_id = profile's + changes */
 };
 
+/* The state the profile starts in (its modes, every GPU present and bound). */
 int ctk_fakefs_state_init(const struct ctk_fakefs_profile *p, struct ctk_fakefs_state *out, struct ctk_error **err);
+/* A deep copy of s. */
 int ctk_fakefs_state_copy(const struct ctk_fakefs_state *s, struct ctk_fakefs_state *out, struct ctk_error **err);
+/* Frees the state and zeroes it. */
 void ctk_fakefs_state_clear(struct ctk_fakefs_state *s);
 
 struct ctk_fakefs_plan_part {
@@ -59,8 +62,10 @@ struct ctk_fakefs_plan {
         uint64_t generation_id;
 };
 
+/* What the tree holds for profile p in state s: present GPUs in PCI order and their partitions. */
 int ctk_fakefs_plan_make(const struct ctk_fakefs_profile *p, const struct ctk_fakefs_state *s,
                          struct ctk_fakefs_plan *out, struct ctk_error **err);
+/* Frees the plan and zeroes it. */
 void ctk_fakefs_plan_clear(struct ctk_fakefs_plan *plan);
 
 #endif

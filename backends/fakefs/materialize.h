@@ -8,6 +8,7 @@
 #include "backends/fakefs/tree.h"
 #include "core/base/base.h"
 
+/* Writes tree t as files, directories, links and device nodes below dir. */
 int ctk_fakefs_materialize(const struct ctk_fakefs_tree *t, const char *dir, struct ctk_error **err);
 
 #endif

@@ -118,6 +118,7 @@ static inline void ctk_fakefs_profile_freep(struct ctk_fakefs_profile **p)
 }
 #define _cleanup_fakefs_profile_ __attribute__((cleanup(ctk_fakefs_profile_freep)))
 
+/* The profile's GPU with that PCI address, or NULL. */
 const struct ctk_fakefs_gpu *ctk_fakefs_profile_find_gpu(const struct ctk_fakefs_profile *p, const char *pci,
                                                          size_t *index);
 

@@ -7,6 +7,7 @@
 #include "backends/fakefs/profile.h"
 #include "core/base/base.h"
 
+/* Checks a loaded profile's consistency (addresses, numbers, partitions); one error naming the place. */
 int ctk_fakefs_profile_check(struct ctk_fakefs_profile *p, struct ctk_error **err);
 
 /* The number of DRM minors a GPU reserves for each of card and render

@@ -15,6 +15,7 @@ struct ctk_pj {
         struct ctk_error **err;
 };
 
+/* Sets *c->err to "FILE: where: message" and returns -1. */
 int ctk_pj_fail(struct ctk_pj *c, const char *where, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* "where.key" or "where[i]" (owned; NULL on ENOMEM). */
 char *ctk_pj_at(const char *where, const char *key);

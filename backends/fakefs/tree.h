@@ -45,7 +45,9 @@ struct ctk_fakefs_tree {
         struct ctk_fakefs_node *root;
 };
 
+/* An empty tree holding one reference. */
 int ctk_fakefs_tree_new(struct ctk_fakefs_tree **out, struct ctk_error **err);
+/* Takes one more reference on t; returns t. */
 struct ctk_fakefs_tree *ctk_fakefs_tree_ref(struct ctk_fakefs_tree *t);
 void ctk_fakefs_tree_unref(struct ctk_fakefs_tree *t); /* NULL-safe */
 static inline void ctk_fakefs_tree_unrefp(struct ctk_fakefs_tree **t)

@@ -21,6 +21,7 @@ int ctk_error_errno(struct ctk_error **err, int errnum, const char *fmt, ...) __
 /* Prepends "context: " to an existing error; returns -1. No-op if *err is NULL. */
 int ctk_error_prefix(struct ctk_error **err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* Frees an error (NULL is fine). */
 void ctk_error_free(struct ctk_error *err);
 
 #endif

@@ -53,6 +53,7 @@ struct ctk_cdi_report {
         struct ctk_strv errors;
         struct ctk_strv warnings;
 };
+/* Frees the report's lines and zeroes it. */
 void ctk_cdi_report_clear(struct ctk_cdi_report *r);
 static inline void ctk_cdi_report_clearp(struct ctk_cdi_report *r)
 {
@@ -141,8 +142,10 @@ struct ctk_cdi_device_list {
         size_t n;
 };
 
+/* The CDI devices of a host: one per GPU index (by_index), one per UUID (by_uuid), then "all". */
 int ctk_cdi_host_devices(const struct ctk_cdi_host *h, bool by_index, bool by_uuid, struct ctk_cdi_device_list *out,
                          struct ctk_error **err);
+/* Frees the list (the nodes stay the host's). */
 void ctk_cdi_device_list_clear(struct ctk_cdi_device_list *l);
 /* The groups a container user needs for a device's nodes: each gid != 0 of
  * a node that is not world read-write, ascending, without duplicates.

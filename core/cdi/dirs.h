@@ -35,7 +35,9 @@ struct ctk_cdi_catalog {
         struct ctk_strv specs;    /* spec files that were read, in order */
 };
 
+/* Reads every spec of dirs (later dirs win) into *out; a spec that cannot be used is a problem line, not an error. */
 int ctk_cdi_catalog_scan(const char *const *dirs, size_t ndirs, struct ctk_cdi_catalog *out, struct ctk_error **err);
+/* Frees the catalog and zeroes it. */
 void ctk_cdi_catalog_clear(struct ctk_cdi_catalog *c);
 
 /* Orders qualified names by kind, then numeric device names by value, then

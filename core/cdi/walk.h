@@ -19,15 +19,20 @@ struct ctk_cdi_walk {
         size_t nerrors; /* errors added by this walk */
 };
 
+/* Enters member key of the current value (the path of messages). */
 void ctk_cdi_walk_key(struct ctk_cdi_walk *w, const char *key);
+/* Enters element index of the current array. */
 void ctk_cdi_walk_index(struct ctk_cdi_walk *w, size_t index);
+/* Leaves the last member or element entered. */
 void ctk_cdi_walk_pop(struct ctk_cdi_walk *w);
 /* Runs fn on obj[key], with key on the path, if that member has the given
  * type (wrong types are the shape check's business). */
 void ctk_cdi_walk_member(struct ctk_cdi_walk *w, const json_t *obj, const char *key, json_type type,
                          void (*fn)(const json_t *, struct ctk_cdi_walk *));
 
+/* Adds an error line at the walk's path (file:line:column when the source is known). */
 void ctk_cdi_error(struct ctk_cdi_walk *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Adds a warning line at the walk's path. */
 void ctk_cdi_warn(struct ctk_cdi_walk *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Structure: known keys, value types, required keys (cdi_shape.c). */

@@ -52,8 +52,11 @@ struct ctk_kfd_topology {
         size_t n;
 };
 
+/* Reads the KFD topology nodes below /sys/class/kfd/kfd/topology/nodes through the backend. */
 int ctk_kfd_topology_read(struct ctk_backend *b, struct ctk_kfd_topology *out, struct ctk_error **err);
+/* The node whose drm_render_minor is render_minor, or NULL. */
 const struct ctk_kfd_node *ctk_kfd_topology_find(const struct ctk_kfd_topology *t, uint32_t render_minor);
+/* Frees the list and zeroes it. */
 void ctk_kfd_topology_clear(struct ctk_kfd_topology *t);
 
 /* The PCI bus and device numbers encoded in a location_id. */

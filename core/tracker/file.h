@@ -29,7 +29,9 @@ struct ctk_tracker_paths {
         char *enabled;
 };
 
+/* The state, lock and marker paths in dir (owned copies). */
 int ctk_tracker_paths_init(struct ctk_tracker_paths *p, const char *dir, struct ctk_error **err);
+/* Frees the paths. */
 void ctk_tracker_paths_clear(struct ctk_tracker_paths *p);
 
 /* Loads the state.  A missing file sets *missing and returns 0.  An
@@ -41,6 +43,7 @@ int ctk_tracker_load(const struct ctk_tracker_paths *p, struct ctk_tracker_state
 /* Writes the state (tmp + fsync + rename + fsync(dir)); the caller holds the lock. */
 int ctk_tracker_save(const struct ctk_tracker_paths *p, const struct ctk_tracker_state *s, struct ctk_error **err);
 
+/* Whether the "enabled" marker file exists. */
 bool ctk_tracker_marker_exists(const struct ctk_tracker_paths *p);
 /* Creates or removes the marker (durably: the directory is synced). */
 int ctk_tracker_set_marker(const struct ctk_tracker_paths *p, bool enabled, struct ctk_error **err);

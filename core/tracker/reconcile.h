@@ -46,6 +46,8 @@ enum ctk_container_presence {
         CTK_CONTAINER_GONE,
         CTK_CONTAINER_UNKNOWN,
 };
+/* Whether the container still exists, by its low-level runtime's state below its recorded root and its creating
+ * process. */
 enum ctk_container_presence ctk_tracker_container_presence(const struct ctk_tracker_container *c, const char *proc_dir);
 
 /* Drops every tracked container that is gone, among those holding a GPU i

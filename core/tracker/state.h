@@ -89,6 +89,7 @@ struct ctk_tracker_state {
         struct ctk_file_view source;
 };
 
+/* Frees the state and zeroes it. */
 void ctk_tracker_state_clear(struct ctk_tracker_state *s);
 static inline void ctk_tracker_state_clearp(struct ctk_tracker_state *s)
 {

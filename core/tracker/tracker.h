@@ -48,7 +48,9 @@ struct ctk_tracker {
         unsigned int lock_timeout_ms;
 };
 
+/* A tracker handle for the state directory of opts (nothing is read or locked yet). */
 int ctk_tracker_new(const struct ctk_tracker_opts *opts, struct ctk_tracker **out, struct ctk_error **err);
+/* Frees the handle (NULL is fine). */
 void ctk_tracker_free(struct ctk_tracker *t);
 static inline void ctk_tracker_freep(struct ctk_tracker **t)
 {
