@@ -44,7 +44,7 @@ void rt_runc_log_error(const struct rt_args *a, const char *msg)
         char *line = rt_runc_log_line(a->log_format, "error", msg, &ts);
         if (line == NULL)
                 return;
-        int fd = open(a->log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOCTTY, 0644);
+        int fd = open(a->log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW, 0644);
         if (fd >= 0) {
                 (void)!write(fd, line, strlen(line));
                 close(fd);

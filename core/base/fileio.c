@@ -12,11 +12,9 @@
 
 #include "cleanup.h"
 
-int ctk_file_read_all(const char *path, char **out, size_t *len, struct ctk_error **err)
+/* The rest of fd's content, NUL-terminated. */
+static int read_fd(int fd, const char *path, char **out, size_t *len, struct ctk_error **err)
 {
-        _cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
-        if (fd < 0)
-                return ctk_error_errno(err, errno, "cannot open %s", path);
         /* Sized for a regular file at once (sysfs and proc sizes are not
          * the content's: the loop grows the buffer then). */
         size_t cap = 16384, n = 0;
@@ -50,12 +48,28 @@ int ctk_file_read_all(const char *path, char **out, size_t *len, struct ctk_erro
         return 0;
 }
 
-int ctk_file_view_open(const char *path, struct ctk_file_view *v, struct ctk_error **err)
+static int open_read(const char *path, int flags, struct ctk_error **err)
 {
-        memset(v, 0, sizeof(*v));
-        _cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+        int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | flags);
+        if (fd < 0 && errno == ELOOP && (flags & O_NOFOLLOW) != 0)
+                return ctk_error_set(err, ELOOP, "%s is a symbolic link: not read", path);
         if (fd < 0)
                 return ctk_error_errno(err, errno, "cannot open %s", path);
+        return fd;
+}
+
+int ctk_file_read_all(const char *path, char **out, size_t *len, struct ctk_error **err)
+{
+        _cleanup_close_ int fd = open_read(path, 0, err);
+        return fd < 0 ? -1 : read_fd(fd, path, out, len, err);
+}
+
+static int view_open(const char *path, int flags, struct ctk_file_view *v, struct ctk_error **err)
+{
+        memset(v, 0, sizeof(*v));
+        _cleanup_close_ int fd = open_read(path, flags, err);
+        if (fd < 0)
+                return -1;
         struct stat st;
         if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 && st.st_size < (off_t)1 << 30) {
                 void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
@@ -66,10 +80,20 @@ int ctk_file_view_open(const char *path, struct ctk_file_view *v, struct ctk_err
                         return 0;
                 }
         }
-        if (ctk_file_read_all(path, &v->buf, &v->len, err) < 0)
+        if (read_fd(fd, path, &v->buf, &v->len, err) < 0)
                 return -1;
         v->data = v->buf;
         return 0;
+}
+
+int ctk_file_view_open(const char *path, struct ctk_file_view *v, struct ctk_error **err)
+{
+        return view_open(path, 0, v, err);
+}
+
+int ctk_file_view_open_nofollow(const char *path, struct ctk_file_view *v, struct ctk_error **err)
+{
+        return view_open(path, O_NOFOLLOW, v, err);
 }
 
 void ctk_file_view_close(struct ctk_file_view *v)
@@ -95,33 +119,50 @@ static int write_all(int fd, const char *p, size_t len)
 }
 
 /* Gives the temporary file the mode and owner the final file should have:
- * those of the existing file (its mode only unless force_mode), new_mode for
- * a new one. */
-static int copy_attributes(int fd, const char *path, mode_t new_mode, bool force_mode)
+ * those of the existing file st (its mode only unless force_mode), new_mode
+ * for a new one (st NULL). */
+static int copy_attributes(int fd, const struct stat *st, mode_t new_mode, bool force_mode)
 {
-        struct stat st;
-        if (stat(path, &st) < 0) {
-                if (errno != ENOENT)
-                        return -1;
+        if (st == NULL)
                 return fchmod(fd, new_mode);
-        }
-        if ((st.st_uid != geteuid() || st.st_gid != getegid()) && fchown(fd, st.st_uid, st.st_gid) < 0 &&
+        if ((st->st_uid != geteuid() || st->st_gid != getegid()) && fchown(fd, st->st_uid, st->st_gid) < 0 &&
             errno != EPERM)
                 return -1;
-        return fchmod(fd, force_mode ? new_mode : st.st_mode & 07777);
+        return fchmod(fd, force_mode ? new_mode : st->st_mode & 07777);
 }
 
-static void sync_dir(const char *dir)
+/* A new file named .BASE.XXXXXX in dirfd, created exclusively (never
+ * through a link); its name in *tmp. */
+static int create_temp(int dirfd, const char *base, char **tmp)
 {
-        /* Best effort: the new file is in place already; some filesystems
-         * cannot fsync a directory. */
-        int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-        if (fd >= 0) {
-                (void)fsync(fd);
-                close(fd);
+        for (int attempt = 0; attempt < 100; attempt++) {
+                static const char abc[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+                unsigned char r[6];
+                char suffix[7];
+                if (getentropy(r, sizeof(r)) < 0)
+                        return -1;
+                for (size_t i = 0; i < sizeof(r); i++)
+                        suffix[i] = abc[r[i] % (sizeof(abc) - 1)];
+                suffix[6] = '\0';
+                free(*tmp);
+                if (asprintf(tmp, ".%s.%s", base, suffix) < 0) {
+                        *tmp = NULL;
+                        errno = ENOMEM;
+                        return -1;
+                }
+                int fd = openat(dirfd, *tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY, 0600);
+                if (fd >= 0 || errno != EEXIST)
+                        return fd;
         }
+        errno = EEXIST;
+        return -1;
 }
 
+/* Replaces path by a new file holding data, or leaves it as it was: the
+ * file is written beside it under a fresh name in the directory opened once,
+ * flushed, then renamed over it.  A path that is a symbolic link is refused
+ * (its target is never written, the link never replaced); a hard link of
+ * path elsewhere keeps the old content. */
 static int write_atomic(const char *path, const void *data, size_t len, mode_t new_mode, bool force_mode,
                         struct ctk_error **err)
 {
@@ -129,29 +170,44 @@ static int write_atomic(const char *path, const void *data, size_t len, mode_t n
         _cleanup_free_ char *dir =
             slash == NULL ? strdup(".") : strndup(path, slash == path ? 1 : (size_t)(slash - path));
         const char *base = slash == NULL ? path : slash + 1;
-        _cleanup_free_ char *tmp = NULL;
-        if (dir == NULL || asprintf(&tmp, "%s/.%s.XXXXXX", dir, base) < 0)
+        if (dir == NULL)
                 return ctk_error_set(err, ENOMEM, "out of memory");
-        _cleanup_close_ int fd = mkostemp(tmp, O_CLOEXEC);
+        if (*base == '\0')
+                return ctk_error_set(err, EISDIR, "cannot write %s: it names a directory", path);
+        _cleanup_close_ int dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (dirfd < 0)
+                return ctk_error_errno(err, errno, "cannot create a temporary file in %s", dir);
+        struct stat st;
+        bool exists = fstatat(dirfd, base, &st, AT_SYMLINK_NOFOLLOW) == 0;
+        if (!exists && errno != ENOENT)
+                return ctk_error_errno(err, errno, "cannot write %s", path);
+        if (exists && S_ISLNK(st.st_mode))
+                return ctk_error_set(err, ELOOP, "%s is a symbolic link: not written (write to the file it points to)",
+                                     path);
+        if (exists && !S_ISREG(st.st_mode))
+                return ctk_error_set(err, EINVAL, "%s is not a regular file: not written", path);
+        _cleanup_free_ char *tmp = NULL;
+        _cleanup_close_ int fd = create_temp(dirfd, base, &tmp);
         if (fd < 0)
                 return ctk_error_errno(err, errno, "cannot create a temporary file in %s", dir);
-        if (copy_attributes(fd, path, new_mode, force_mode) < 0 || write_all(fd, data, len) < 0 || fsync(fd) < 0) {
+        if (copy_attributes(fd, exists ? &st : NULL, new_mode, force_mode) < 0 || write_all(fd, data, len) < 0 ||
+            fsync(fd) < 0) {
                 int e = errno;
-                unlink(tmp);
-                return ctk_error_errno(err, e, "cannot write %s", tmp);
+                unlinkat(dirfd, tmp, 0);
+                return ctk_error_errno(err, e, "cannot write %s/%s", dir, tmp);
         }
         int fd2 = ctk_steal_fd(&fd);
         if (close(fd2) < 0) {
                 int e = errno;
-                unlink(tmp);
-                return ctk_error_errno(err, e, "cannot write %s", tmp);
+                unlinkat(dirfd, tmp, 0);
+                return ctk_error_errno(err, e, "cannot write %s/%s", dir, tmp);
         }
-        if (rename(tmp, path) < 0) {
+        if (renameat(dirfd, tmp, dirfd, base) < 0) {
                 int e = errno;
-                unlink(tmp);
+                unlinkat(dirfd, tmp, 0);
                 return ctk_error_errno(err, e, "cannot replace %s", path);
         }
-        sync_dir(dir);
+        (void)fsync(dirfd); /* best effort: some filesystems cannot sync a directory */
         return 0;
 }
 

@@ -21,12 +21,17 @@ struct ctk_file_view {
         char *buf; /* the buffer, or NULL */
 };
 int ctk_file_view_open(const char *path, struct ctk_file_view *v, struct ctk_error **err);
+/* The same, but a symbolic link at path is refused (ELOOP), not followed. */
+int ctk_file_view_open_nofollow(const char *path, struct ctk_file_view *v, struct ctk_error **err);
+
 void ctk_file_view_close(struct ctk_file_view *v);
 
 /* Replaces path with data: a temporary file in the same directory, written,
  * fsync'ed, renamed over path, then the directory fsync'ed.  An existing
  * file's mode (and owner, when permitted) is kept; a new one gets
- * new_mode.  On failure path is unchanged and no temporary file remains. */
+ * new_mode.  On failure path is unchanged and no temporary file remains.
+ * A path that is a symbolic link, or not a regular file, is refused: no
+ * link is followed, and a hard link of path elsewhere keeps its content. */
 int ctk_file_write_atomic(const char *path, const void *data, size_t len, mode_t new_mode, struct ctk_error **err);
 
 /* The same, but the file gets mode whether it existed or not (its owner is

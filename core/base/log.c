@@ -54,7 +54,7 @@ void ctk_log_open(const char *ident, const char *path, enum ctk_log_level level)
         logger.level = level;
         if (path == NULL || *path == '\0')
                 return;
-        logger.fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOCTTY, 0640);
+        logger.fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW, 0640);
 }
 
 void ctk_log_close(void)

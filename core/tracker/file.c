@@ -49,11 +49,16 @@ int ctk_tracker_load(const struct ctk_tracker_paths *p, struct ctk_tracker_state
         *missing = false;
         struct ctk_file_view text;
         _cleanup_error_ struct ctk_error *e = NULL;
-        if (ctk_file_view_open(p->state, &text, &e) < 0) {
+        if (ctk_file_view_open_nofollow(p->state, &text, &e) < 0) {
                 if (e->code == ENOENT) {
                         *missing = true;
                         return 0;
                 }
+                if (e->code == ELOOP)
+                        return ctk_error_set(err, ELOOP,
+                                             "GPU Tracker state %s is a symbolic link: refused (remove it, then run "
+                                             "'amd-ctk gpu-tracker reset')",
+                                             p->state);
                 return ctk_error_set(err, e->code, "GPU Tracker state %s cannot be read (%s); " RESET_HINT, p->state,
                                      e->msg);
         }
@@ -67,7 +72,7 @@ int ctk_tracker_load(const struct ctk_tracker_paths *p, struct ctk_tracker_state
 }
 
 /* Temporary files of writers killed mid-write (ctk_file_write_atomic names
- * them ".<name>.XXXXXX").  Only called under the lock, when no other writer
+ * them ".<name>." and six characters).  Only called under the lock, when no other writer
  * can have one open. */
 static void remove_stale_temporaries(const struct ctk_tracker_paths *p)
 {
@@ -115,4 +120,17 @@ int ctk_tracker_set_marker(const struct ctk_tracker_paths *p, bool enabled, stru
                 }
         }
         return ctk_fsync_parent_dir(p->enabled, err);
+}
+
+int ctk_tracker_dir_check(const char *dir, struct ctk_error **err)
+{
+        struct stat st;
+        if (stat(dir, &st) < 0)
+                return ctk_error_errno(err, errno, "GPU Tracker state directory %s", dir);
+        if ((st.st_mode & S_IWOTH) != 0)
+                return ctk_error_set(err, EPERM,
+                                     "GPU Tracker state directory %s is writable by every user: refused (chmod o-w %s, "
+                                     "or set state-dir to a directory only root can write)",
+                                     dir, dir);
+        return 0;
 }

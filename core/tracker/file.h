@@ -43,6 +43,10 @@ int ctk_tracker_load(const struct ctk_tracker_paths *p, struct ctk_tracker_state
 /* Writes the state (tmp + fsync + rename + fsync(dir)); the caller holds the lock. */
 int ctk_tracker_save(const struct ctk_tracker_paths *p, const struct ctk_tracker_state *s, struct ctk_error **err);
 
+/* Refuses a state directory every user may write to (anyone could replace
+ * the state or its lock there). */
+int ctk_tracker_dir_check(const char *dir, struct ctk_error **err);
+
 /* Whether the "enabled" marker file exists. */
 bool ctk_tracker_marker_exists(const struct ctk_tracker_paths *p);
 /* Creates or removes the marker (durably: the directory is synced). */

@@ -13,6 +13,8 @@ int ctk_tracker_session_begin(struct ctk_tracker *t, struct ctk_tracker_session 
         s->lock_fd = -1;
         if (ctk_mkdir_p(t->paths.dir, 0755, err) < 0)
                 return ctk_error_prefix(err, "GPU Tracker state directory");
+        if (ctk_tracker_dir_check(t->paths.dir, err) < 0)
+                return -1;
         s->lock_fd = ctk_flock_acquire(t->paths.lock, t->lock_timeout_ms, err);
         if (s->lock_fd < 0)
                 return -1;

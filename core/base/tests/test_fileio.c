@@ -141,17 +141,74 @@ static void test_write_atomic_failure_leaves_file(void **state)
         assert_int_equal(ctk_file_write_atomic(p, "x", 1, 0644, &err), -1);
         assert_non_null(strstr(err->msg, "cannot create a temporary file in"));
 
-        /* Renaming over a directory fails: the directory stays, no temporary file remains. */
+        /* A directory is not replaced: it stays, no temporary file remains. */
         _cleanup_free_ char *d = scratch_path(dir, "adir");
         assert_int_equal(mkdir(d, 0755), 0);
         size_t n = entries();
         _cleanup_error_ struct ctk_error *err2 = NULL;
         assert_int_equal(ctk_file_write_atomic(d, "x", 1, 0644, &err2), -1);
-        assert_non_null(strstr(err2->msg, "cannot replace"));
+        assert_non_null(strstr(err2->msg, "is not a regular file: not written"));
         assert_int_equal(entries(), n);
         struct stat st;
         assert_int_equal(stat(d, &st), 0);
         assert_true(S_ISDIR(st.st_mode));
+}
+
+/* A symbolic link at the path is neither followed nor replaced: its
+ * target keeps its bytes, the link stays, nothing is left behind. */
+static void test_write_atomic_refuses_symlink(void **state)
+{
+        (void)state;
+        _cleanup_free_ char *victim = scratch_path(dir, "victim");
+        _cleanup_free_ char *link = scratch_path(dir, "link.json");
+        FILE *f = fopen(victim, "w");
+        assert_non_null(f);
+        fputs("secret\n", f);
+        fclose(f);
+        assert_int_equal(symlink(victim, link), 0);
+        size_t n = entries();
+        _cleanup_error_ struct ctk_error *err = NULL;
+        assert_int_equal(ctk_file_write_atomic(link, "x", 1, 0644, &err), -1);
+        assert_int_equal(err->code, ELOOP);
+        assert_non_null(strstr(err->msg, "is a symbolic link: not written"));
+        struct stat st;
+        assert_int_equal(lstat(link, &st), 0);
+        assert_true(S_ISLNK(st.st_mode));
+        assert_int_equal(stat(victim, &st), 0);
+        assert_int_equal(st.st_size, 7);
+        assert_int_equal(entries(), n);
+        /* a dangling link: nothing is created at its target either */
+        _cleanup_free_ char *dangling = scratch_path(dir, "dangling.json");
+        _cleanup_free_ char *target = scratch_path(dir, "created-through-link");
+        assert_int_equal(symlink(target, dangling), 0);
+        _cleanup_error_ struct ctk_error *err2 = NULL;
+        assert_int_equal(ctk_file_write_atomic_mode(dangling, "x", 1, 0644, &err2), -1);
+        assert_int_equal(access(target, F_OK), -1);
+}
+
+/* A hard link of the path elsewhere keeps the old content: the path gets a
+ * new file, the other name is never written. */
+static void test_write_atomic_hard_link_untouched(void **state)
+{
+        (void)state;
+        _cleanup_free_ char *victim = scratch_path(dir, "shadow");
+        _cleanup_free_ char *p = scratch_path(dir, "hard.json");
+        FILE *f = fopen(victim, "w");
+        assert_non_null(f);
+        fputs("root:x:0:\n", f);
+        fclose(f);
+        assert_int_equal(chmod(victim, 0640), 0);
+        assert_int_equal(link(victim, p), 0);
+        _cleanup_error_ struct ctk_error *err = NULL;
+        assert_int_equal(ctk_file_write_atomic(p, "{}\n", 3, 0644, &err), 0);
+        _cleanup_free_ char *text = NULL;
+        assert_int_equal(ctk_file_read_all(victim, &text, NULL, NULL), 0);
+        assert_string_equal(text, "root:x:0:\n");
+        struct stat a, b;
+        assert_int_equal(stat(victim, &a), 0);
+        assert_int_equal(stat(p, &b), 0);
+        assert_true(a.st_ino != b.st_ino);
+        assert_int_equal(a.st_nlink, 1);
 }
 
 static void test_write_relative_path(void **state)
@@ -198,6 +255,8 @@ int main(void)
             cmocka_unit_test(test_write_atomic_new_file),
             cmocka_unit_test(test_write_atomic_mode_is_forced),
             cmocka_unit_test(test_write_atomic_failure_leaves_file),
+            cmocka_unit_test(test_write_atomic_refuses_symlink),
+            cmocka_unit_test(test_write_atomic_hard_link_untouched),
             cmocka_unit_test(test_write_relative_path),
             cmocka_unit_test(test_mkdir_parent),
         };
