@@ -1,6 +1,7 @@
 #include "backends/fakefs/faults.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <fnmatch.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -9,11 +10,12 @@
 
 #include "core/base/base.h"
 
-enum rule_kind { RULE_EIO, RULE_ENOENT, RULE_DELAY };
+enum rule_kind { RULE_EIO, RULE_ENOENT, RULE_DELAY, RULE_HUGE };
 
 struct rule {
         enum rule_kind kind;
         unsigned int delay_ms;
+        uint64_t size; /* RULE_HUGE */
         char *glob;
 };
 
@@ -53,8 +55,8 @@ void ctk_fakefs_faults_free(struct ctk_fakefs_faults *f)
         free(f);
 }
 
-static int add_rule(struct ctk_fakefs_faults *f, enum rule_kind kind, unsigned int delay, const char *glob,
-                    struct ctk_error **err)
+static int add_rule(struct ctk_fakefs_faults *f, enum rule_kind kind, unsigned int delay, uint64_t size,
+                    const char *glob, struct ctk_error **err)
 {
         char *g = strdup(glob);
         if (g == NULL)
@@ -71,7 +73,7 @@ static int add_rule(struct ctk_fakefs_faults *f, enum rule_kind kind, unsigned i
                 f->rules = v;
                 f->cap = cap;
         }
-        f->rules[f->n++] = (struct rule){kind, delay, g};
+        f->rules[f->n++] = (struct rule){kind, delay, size, g};
         pthread_rwlock_unlock(&f->lock);
         return 0;
 }
@@ -118,16 +120,21 @@ static int apply_line(struct ctk_fakefs_faults *f, char *line, const char *where
                 return 0;
         }
         if ((strcmp(w[0], "eio") == 0 || strcmp(w[0], "enoent") == 0) && n == 2 && w[1][0] == '/')
-                return add_rule(f, w[0][1] == 'i' ? RULE_EIO : RULE_ENOENT, 0, w[1], err);
+                return add_rule(f, w[0][1] == 'i' ? RULE_EIO : RULE_ENOENT, 0, 0, w[1], err);
         if (strcmp(w[0], "delay") == 0 && n == 3 && parse_delay(w[1], &delay) == 0 && w[2][0] == '/')
-                return add_rule(f, RULE_DELAY, delay, w[2], err);
+                return add_rule(f, RULE_DELAY, delay, 0, w[2], err);
+        uint64_t size = 0;
+        if (strcmp(w[0], "huge") == 0 && n == 3 &&
+            ctk_parse_u64_dec(w[1], strlen(w[1]), CTK_FAKEFS_MAX_HUGE, &size) == 0 && w[2][0] == '/')
+                return add_rule(f, RULE_HUGE, 0, size, w[2], err);
         if (strcmp(w[0], "unplug") == 0 && n == 2)
                 return ctk_fakefs_host_unplug(f->host, w[1], err);
         if (strcmp(w[0], "plug") == 0 && n == 2)
                 return ctk_fakefs_host_plug(f->host, w[1], err);
         return ctk_error_set(err, EINVAL,
-                             "%s:%zu: expected \"eio GLOB\", \"enoent GLOB\", \"delay MS GLOB\" (MS up to %d, GLOB "
-                             "an absolute path pattern), \"unplug BDF\", \"plug BDF\" or \"clear\"",
+                             "%s:%zu: expected \"eio GLOB\", \"enoent GLOB\", \"delay MS GLOB\" (MS up to %d), "
+                             "\"huge BYTES GLOB\" (GLOB an absolute path pattern), \"unplug BDF\", \"plug BDF\" or "
+                             "\"clear\"",
                              where, lineno, CTK_FAKEFS_MAX_DELAY_MS);
 }
 
@@ -177,6 +184,8 @@ char *ctk_fakefs_faults_list(struct ctk_fakefs_faults *f)
                 const struct rule *r = &f->rules[i];
                 if (r->kind == RULE_DELAY)
                         fprintf(out, "delay %u %s\n", r->delay_ms, r->glob);
+                else if (r->kind == RULE_HUGE)
+                        fprintf(out, "huge %" PRIu64 " %s\n", r->size, r->glob);
                 else
                         fprintf(out, "%s %s\n", r->kind == RULE_EIO ? "eio" : "enoent", r->glob);
         }
@@ -221,4 +230,15 @@ bool ctk_fakefs_faults_hidden(struct ctk_fakefs_faults *f, const char *path)
                 hidden = f->rules[i].kind == RULE_ENOENT && fnmatch(f->rules[i].glob, path, FNM_PATHNAME) == 0;
         pthread_rwlock_unlock(&f->lock);
         return hidden;
+}
+
+uint64_t ctk_fakefs_faults_size(struct ctk_fakefs_faults *f, const char *path)
+{
+        uint64_t size = 0;
+        pthread_rwlock_rdlock(&f->lock);
+        for (size_t i = 0; i < f->n; i++)
+                if (f->rules[i].kind == RULE_HUGE && fnmatch(f->rules[i].glob, path, FNM_PATHNAME) == 0)
+                        size = f->rules[i].size;
+        pthread_rwlock_unlock(&f->lock);
+        return size;
 }

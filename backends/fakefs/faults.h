@@ -4,6 +4,8 @@
  *   eio GLOB        opening, reading or listing a matching path fails with EIO
  *   enoent GLOB     matching paths vanish (ENOENT, left out of listings)
  *   delay MS GLOB   operations on matching paths wait MS milliseconds first
+ *   huge BYTES GLOB matching files are BYTES long: their content, then
+ *                   spaces (a broken driver's endless attribute)
  *   unplug BDF      hot-unplug the GPU at PCI address BDF with all its nodes
  *   plug BDF        plug it back
  *   clear           drop every rule and plug every unplugged GPU back
@@ -16,11 +18,13 @@
 #define CTK_FAKEFS_FAULTS_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "backends/fakefs/host.h"
 #include "core/base/base.h"
 
 #define CTK_FAKEFS_MAX_DELAY_MS 60000
+#define CTK_FAKEFS_MAX_HUGE     (UINT64_C(1) << 40)
 
 struct ctk_fakefs_faults;
 
@@ -46,5 +50,8 @@ char *ctk_fakefs_faults_list(struct ctk_fakefs_faults *f);
  * must a directory entry with this path be left out of a listing? */
 int ctk_fakefs_faults_check(struct ctk_fakefs_faults *f, const char *path, bool content, unsigned int *delay_ms);
 bool ctk_fakefs_faults_hidden(struct ctk_fakefs_faults *f, const char *path);
+
+/* The size a huge rule gives path's content, 0 when none matches. */
+uint64_t ctk_fakefs_faults_size(struct ctk_fakefs_faults *f, const char *path);
 
 #endif

@@ -47,6 +47,11 @@ static int sysfs_read_file(void *ctx, const char *path, char **out, size_t *len,
         size_t cap = sizeof(small), n = 0;
         _cleanup_free_ char *heap = NULL;
         for (;;) {
+                if (n >= CTK_BACKEND_MAX_FILE)
+                        return ctk_error_set(err, EFBIG,
+                                             "reading %s%s: more than %d KiB, which no sysfs attribute is "
+                                             "(a broken driver?)",
+                                             c->root, path, CTK_BACKEND_MAX_FILE / 1024);
                 if (n + 1 >= cap) {
                         char *nb = realloc(heap, cap * 2);
                         if (nb == NULL)

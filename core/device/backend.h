@@ -32,6 +32,11 @@ struct ctk_node_info {
         gid_t gid;
 };
 
+/* The most read_file returns: sysfs attributes are at most a page, KFD
+ * properties a few hundred bytes; a larger file (a broken driver's) is an
+ * error (EFBIG), not an unbounded allocation. */
+#define CTK_BACKEND_MAX_FILE (1024 * 1024)
+
 struct ctk_backend_ops {
         /* Whole file into a NUL-terminated buffer (*out, owned by caller). */
         int (*read_file)(void *ctx, const char *path, char **out, size_t *len, struct ctk_error **err);

@@ -125,6 +125,9 @@ static int fakefs_getattr(const char *path, struct stat *st, struct fuse_file_in
         if (rc < 0)
                 return rc;
         fill_stat(n, st);
+        uint64_t huge = n->type == CTK_NODE_FILE ? ctk_fakefs_faults_size(fs()->faults, path) : 0;
+        if (huge > (uint64_t)st->st_size)
+                st->st_size = (off_t)huge;
         if (strcmp(path, "/") == 0)
                 st->st_nlink++; /* .fakefs */
         return 0;
@@ -284,10 +287,20 @@ static int fakefs_read(const char *path, char *buf, size_t size, off_t off, stru
                 if (rc < 0)
                         return rc;
         }
-        if (data == NULL || off < 0 || (size_t)off >= len)
+        uint64_t huge = h->ctl ? 0 : ctk_fakefs_faults_size(fs()->faults, path);
+        if (off < 0 || (uint64_t)off >= (huge > len ? huge : len))
                 return 0;
-        size_t n = len - (size_t)off < size ? len - (size_t)off : size;
-        memcpy(buf, data + off, n);
+        size_t n = 0;
+        if (data != NULL && (size_t)off < len) {
+                n = len - (size_t)off < size ? len - (size_t)off : size;
+                memcpy(buf, data + off, n);
+        }
+        if (huge > len && n < size) { /* the rest of a huge file: spaces */
+                uint64_t left = huge - (uint64_t)off - n;
+                size_t pad = left < size - n ? (size_t)left : size - n;
+                memset(buf + n, ' ', pad);
+                n += pad;
+        }
         return (int)n;
 }
 

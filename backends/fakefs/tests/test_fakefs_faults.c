@@ -111,10 +111,26 @@ static void bad_rules(void **state)
         expect_error(fx->f, "delay x /sys", EINVAL, "rules:1:");
         expect_error(fx->f, "delay 60001 /sys", EINVAL, "MS up to 60000");
         expect_error(fx->f, "clear now", EINVAL, "rules:1:");
+        expect_error(fx->f, "huge 1099511627777 /sys", EINVAL, "huge BYTES GLOB");
+        expect_error(fx->f, "huge -1 /sys", EINVAL, "rules:1:");
+        expect_error(fx->f, "huge 10 sys", EINVAL, "rules:1:");
         /* the lines before a bad one stay applied */
         expect_error(fx->f, "eio /a\n\nbogus", EINVAL, "rules:3:");
         expect_error(fx->f, "unplug 0000:99:00.0", ENOENT, "no GPU at PCI address 0000:99:00.0");
         expect_list(fx->f, "eio /a\n");
+}
+
+/* huge: the size a matching file claims, the latest rule winning; listed. */
+static void huge_files(void **state)
+{
+        struct fixture *fx = *state;
+        assert_int_equal(ctk_fakefs_faults_apply(fx->f, "huge 4096 /sys/*/p\nhuge 1073741824 /sys/a/p", "t", NULL), 0);
+        assert_int_equal(ctk_fakefs_faults_size(fx->f, "/sys/a/p"), 1073741824);
+        assert_int_equal(ctk_fakefs_faults_size(fx->f, "/sys/b/p"), 4096);
+        assert_int_equal(ctk_fakefs_faults_size(fx->f, "/sys/b/q"), 0);
+        expect_list(fx->f, "huge 4096 /sys/*/p\nhuge 1073741824 /sys/a/p\n");
+        assert_int_equal(ctk_fakefs_faults_apply(fx->f, "clear", "t", NULL), 0);
+        assert_int_equal(ctk_fakefs_faults_size(fx->f, "/sys/a/p"), 0);
 }
 
 static void faults_file(void **state)
@@ -142,6 +158,7 @@ int main(void)
             cmocka_unit_test_setup_teardown(matching, setup, teardown),
             cmocka_unit_test_setup_teardown(unplug_plug_clear, setup, teardown),
             cmocka_unit_test_setup_teardown(bad_rules, setup, teardown),
+            cmocka_unit_test_setup_teardown(huge_files, setup, teardown),
             cmocka_unit_test_setup_teardown(faults_file, setup, teardown),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);

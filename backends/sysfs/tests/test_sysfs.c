@@ -92,6 +92,13 @@ static int make_tree(void **state)
         memset(big, 'x', sizeof(big) - 1);
         big[sizeof(big) - 1] = '\0';
         put("sys/big", big);
+        /* a broken driver's endless attribute: one byte over the limit */
+        put("sys/huge", "");
+        char *huge = scratch_path(tree, "sys/huge");
+        int r = truncate(huge, CTK_BACKEND_MAX_FILE + 1);
+        free(huge);
+        if (r < 0)
+                return -1;
         return 0;
 }
 
@@ -189,6 +196,7 @@ static void test_error_codes(void **state)
         assert_int_equal(read_code(b, "/sys/loop-a"), ELOOP);
         assert_int_equal(read_code(b, "/sys/order"), EISDIR);
         assert_int_equal(read_code(b, "/sys/order/a/x"), ENOTDIR);
+        assert_int_equal(read_code(b, "/sys/huge"), EFBIG); /* not read whole */
 
         _cleanup_strv_ struct ctk_strv names = {0};
         _cleanup_error_ struct ctk_error *err = NULL;

@@ -1,0 +1,107 @@
+#!/usr/bin/env bats
+# Input limits: every input a stranger can make huge or deep gets bounded
+# time and memory and one clear error, never a crash (README: "Limits").
+
+bats_require_minimum_version 1.5.0
+
+load helpers/common
+load helpers/fakefs
+load helpers/runtime_bundle
+
+setup_file() {
+        ctk_require_built "$CTK_BIN/amd-ctk" "$RT_SHIM" || return 1
+        export TEMPLATE=$BATS_FILE_TMPDIR/template
+        rt_bundle "$TEMPLATE" true
+}
+
+setup() {
+        T=$BATS_TEST_TMPDIR
+        CFG=$T/config.json
+        printf '{"profile": "%s", "runtime-path": "/bin/true", "log-file": "%s"}\n' \
+                "$RT_PROFILES/seed-4xmi210.json" "$T/runtime.log" >"$CFG"
+}
+
+teardown() { fakefs_teardown; }
+
+# bounded CMD...: runs CMD with at most 30 s and 1 GiB of address space;
+# $status, $output and $MAXRSS (KiB) as it ends.
+bounded() {
+        run --separate-stderr /usr/bin/time -f '%M' -o "$T/rss" timeout 30 \
+                sh -c 'ulimit -v 1048576 && exec "$@"' bounded "$@"
+        MAXRSS=$(tail -n 1 "$T/rss")
+        [ "$status" -lt 124 ] || {
+                echo "timed out or killed (status $status)" >&2
+                return 1
+        }
+}
+
+# spec_with JQ-FILTER [JQ-ARGS...]: a bundle whose config.json is the template's, changed by JQ-FILTER
+spec_with() {
+        rm -rf "$T/b"
+        cp -a "$TEMPLATE" "$T/b"
+        jq -c "$@" "$TEMPLATE/config.json" >"$T/b/config.json"
+}
+
+@test "a 50 MB config.json with a GPU request: edited in bounded time and memory" {
+        cp -a "$TEMPLATE" "$T/b"
+        python3 -c '
+import json, sys
+s = json.load(open(sys.argv[1]))
+s["process"]["env"].append("AMD_VISIBLE_DEVICES=0")
+s["annotations"] = {"k%d" % i: "v" * 1000 for i in range(50000)}
+json.dump(s, open(sys.argv[2], "w"))' "$TEMPLATE/config.json" "$T/b/config.json"
+        [ "$(stat -c %s "$T/b/config.json")" -gt 50000000 ]
+        bounded "$RT_SHIM" --amd-config="$CFG" create --bundle "$T/b" big
+        [ "$status" -eq 0 ]
+        [ "$MAXRSS" -lt 524288 ]
+        jq -e '.linux.devices | length == 3' "$T/b/config.json" >/dev/null
+}
+
+@test "JSON nested 10,000 deep: the spec, the toolkit config, a CDI spec and daemon.json each give one error" {
+        deep=$(python3 -c 'print("[" * 10000 + "]" * 10000)')
+        spec_with ".process.env += [\"AMD_VISIBLE_DEVICES=0\"]"
+        printf '%s' "$(jq -c . "$T/b/config.json" | sed 's/}$//'),\"x\":$deep}" >"$T/b/config.json"
+        bounded "$RT_SHIM" --amd-config="$CFG" create --bundle "$T/b" deep
+        [ "$status" -eq 1 ]
+        [[ "$stderr" == "amd-container-runtime: invalid container spec: $T/b/config.json:1:"*"maximum parsing depth reached"* ]]
+        printf '{"log-level": %s}' "$deep" >"$T/deep-config.json"
+        bounded "$RT_SHIM" --amd-config="$T/deep-config.json" state x
+        [ "$status" -eq 1 ]
+        [[ "$stderr" == "amd-container-runtime: $T/deep-config.json:1:"*"maximum parsing depth reached"* ]]
+        printf '{"cdiVersion": "0.5.0", "kind": "amd.com/gpu", "devices": %s}' "$deep" >"$T/deep-cdi.json"
+        bounded "$CTK_BIN/amd-ctk" cdi validate --path "$T/deep-cdi.json"
+        [ "$status" -eq 1 ]
+        [[ "$output" == *"$T/deep-cdi.json:1:"*"maximum parsing depth reached"* ]]
+        printf '{"x": %s}' "$deep" >"$T/daemon.json"
+        cp "$T/daemon.json" "$T/daemon.orig"
+        bounded "$CTK_BIN/amd-ctk" runtime configure --config-path "$T/daemon.json"
+        [ "$status" -eq 1 ]
+        [[ "$stderr" == "amd-ctk: $T/daemon.json:1:"*"maximum parsing depth reached"* ]]
+        cmp "$T/daemon.json" "$T/daemon.orig"
+}
+
+@test "a 100,000-token AMD_VISIBLE_DEVICES: answered at once, valid or not" {
+        python3 -c 'print(",".join(["0-3"] * 50000 + ["1"] * 50000))' >"$T/toks"
+        spec_with '.process.env += ["AMD_VISIBLE_DEVICES=" + ($toks | rtrimstr("\n"))]' --rawfile toks "$T/toks"
+        bounded "$RT_SHIM" --amd-config="$CFG" create --bundle "$T/b" many
+        [ "$status" -eq 0 ]
+        jq -e '.linux.devices | length == 9' "$T/b/config.json" >/dev/null
+        python3 -c 'print(",".join(str(i % 9) for i in range(100000)))' >"$T/toks"
+        spec_with '.process.env += ["AMD_VISIBLE_DEVICES=" + ($toks | rtrimstr("\n"))]' --rawfile toks "$T/toks"
+        bounded "$RT_SHIM" --amd-config="$CFG" create --bundle "$T/b" many2
+        [ "$status" -eq 1 ]
+        [ "$stderr" = "amd-container-runtime: AMD_VISIBLE_DEVICES: GPU 4 does not exist (this host has GPUs 0-3)" ]
+}
+
+@test "a 1 GB sysfs file from a broken driver: one error naming it, no 1 GB read" {
+        fakefs_require_fuse
+        fakefs_mount "$PROFILES/seed-4xmi210.json"
+        echo "huge 1073741824 /sys/class/kfd/kfd/topology/nodes/2/properties" >"$FAKEFS_MNT/.fakefs/ctl"
+        [ "$(stat -c %s "$FAKEFS_MNT/sys/class/kfd/kfd/topology/nodes/2/properties")" -eq 1073741824 ]
+        bounded "$CTK_BIN/amd-ctk" --root "$FAKEFS_MNT" gpu list
+        [ "$status" -eq 1 ]
+        [[ "$stderr" == *"reading $FAKEFS_MNT/sys/class/kfd/kfd/topology/nodes/2/properties: more than 1024 KiB, which no sysfs attribute is (a broken driver?)"* ]]
+        [ "$MAXRSS" -lt 65536 ]
+        echo clear >"$FAKEFS_MNT/.fakefs/ctl"
+        "$CTK_BIN/amd-ctk" --root "$FAKEFS_MNT" gpu list >/dev/null
+}
