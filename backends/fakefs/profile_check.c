@@ -136,7 +136,8 @@ static int check_minors(const struct ctk_fakefs_profile *p, struct ctk_error **e
                         if (v[a].minor > CTK_FAKEFS_MAX_MINOR)
                                 return fail(p, err, g, "DRM minors of its partitions go beyond the limit");
         }
-        qsort(v, n, sizeof(*v), by_minor);
+        if (n > 1) /* (qsort wants an array, even of none) */
+                qsort(v, n, sizeof(*v), by_minor);
         for (size_t i = 1; i < n; i++) {
                 if (v[i].minor == v[i - 1].minor && v[i].gpu != v[i - 1].gpu)
                         return ctk_error_set(err, EINVAL,
@@ -169,7 +170,8 @@ int ctk_fakefs_profile_check(struct ctk_fakefs_profile *p, struct ctk_error **er
                                 return ctk_error_set(err, EINVAL, "%s: cpu_nodes: node %d is listed twice", p->path,
                                                      p->cpus[i].kfd_node);
         }
-        qsort(p->gpus, p->ngpus, sizeof(*p->gpus), by_pci);
+        if (p->ngpus > 1) /* (no array at all without GPUs) */
+                qsort(p->gpus, p->ngpus, sizeof(*p->gpus), by_pci);
         for (size_t i = 0; i < p->ngpus; i++) {
                 if (i > 0 && by_pci(&p->gpus[i - 1], &p->gpus[i]) == 0)
                         return ctk_error_set(err, EINVAL, "%s: two GPUs at PCI address %s", p->path, p->gpus[i].pci);

@@ -6,12 +6,38 @@
 #include <stdlib.h>
 #include <string.h>
 
-static char *vformat(const char *fmt, va_list ap)
+/* s with its control bytes spelt as \n, \t, \r or \xNN, so that every
+ * message is one line whatever it quotes (a key, a token, a file name). */
+static char *one_line(char *s)
+{
+        size_t extra = 0;
+        for (const unsigned char *p = (const unsigned char *)s; *p != '\0'; p++)
+                if (*p < 0x20 || *p == 0x7f)
+                        extra += 3;
+        if (extra == 0)
+                return s;
+        char *out = malloc(strlen(s) + extra + 1), *o = out;
+        if (out != NULL) {
+                for (const unsigned char *p = (const unsigned char *)s; *p != '\0'; p++) {
+                        if (*p >= 0x20 && *p != 0x7f)
+                                *o++ = (char)*p;
+                        else if (*p == '\n' || *p == '\t' || *p == '\r')
+                                o += sprintf(o, "\\%c", *p == '\n' ? 'n' : *p == '\t' ? 't' : 'r');
+                        else
+                                o += sprintf(o, "\\x%02x", *p);
+                }
+                *o = '\0';
+        }
+        free(s);
+        return out;
+}
+
+__attribute__((format(printf, 1, 0))) static char *vformat(const char *fmt, va_list ap)
 {
         char *s = NULL;
         if (vasprintf(&s, fmt, ap) < 0)
                 return NULL;
-        return s;
+        return one_line(s);
 }
 
 static int set_msg(struct ctk_error **err, int code, char *msg)

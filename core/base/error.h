@@ -2,7 +2,8 @@
  *
  * Fallible functions return an int (< 0 on failure) and fill *err with a
  * message.  Callers may add context with ctk_error_prefix(); only the command
- * edge (main of a binary) prints the message, once. */
+ * edge (main of a binary) prints the message, once.  A message is always
+ * one line: control bytes in what it quotes are written as \n, \t, \xNN. */
 #ifndef CTK_ERROR_H
 #define CTK_ERROR_H
 

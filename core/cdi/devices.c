@@ -120,7 +120,8 @@ int ctk_cdi_device_gids(const struct ctk_cdi_device *d, gid_t **out, size_t *n, 
         for (size_t i = 0; i < d->n; i++)
                 if (d->nodes[i]->gid != 0 && (d->nodes[i]->mode & 0006) != 0006)
                         v[k++] = d->nodes[i]->gid;
-        qsort(v, k, sizeof(*v), cmp_gid);
+        if (k > 1) /* (qsort wants an array, even of none) */
+                qsort(v, k, sizeof(*v), cmp_gid);
         size_t u = 0;
         for (size_t i = 0; i < k; i++)
                 if (u == 0 || v[u - 1] != v[i])

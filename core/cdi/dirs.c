@@ -236,6 +236,7 @@ int ctk_cdi_catalog_scan(const char *const *dirs, size_t ndirs, struct ctk_cdi_c
                 ctk_cdi_catalog_clear(out);
                 return ctk_error_set(err, ENOMEM, "out of memory");
         }
-        qsort(out->offers, out->n, sizeof(*out->offers), cmp_offer);
+        if (out->n > 1) /* (qsort wants an array, even of none) */
+                qsort(out->offers, out->n, sizeof(*out->offers), cmp_offer);
         return 0;
 }

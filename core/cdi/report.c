@@ -55,7 +55,7 @@ static void print_path(FILE *f, const struct ctk_cdi_walk *w)
         }
 }
 
-static void add(struct ctk_cdi_walk *w, bool warning, const char *fmt, va_list ap)
+__attribute__((format(printf, 3, 0))) static void add(struct ctk_cdi_walk *w, bool warning, const char *fmt, va_list ap)
 {
         _cleanup_free_ char *line = NULL;
         size_t len = 0;

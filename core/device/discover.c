@@ -210,7 +210,8 @@ static int groups_init(struct groups *g, const struct ctk_kfd_topology *topo)
         for (size_t i = 0; i < topo->n; i++)
                 if (topo->v[i].has_location)
                         g->keys[g->n++] = topo->v[i].group;
-        qsort(g->keys, g->n, sizeof(*g->keys), cmp_u64);
+        if (g->n > 1) /* (qsort wants an array, even of none) */
+                qsort(g->keys, g->n, sizeof(*g->keys), cmp_u64);
         size_t u = 0;
         for (size_t i = 0; i < g->n; i++)
                 if (u == 0 || g->keys[u - 1] != g->keys[i])
@@ -345,7 +346,8 @@ static int discover(struct ctk_backend *b, const struct ctk_kfd_topology *topo, 
                 n++;
         }
         if (rc == 0 && n > 0)
-                qsort(c, n, sizeof(*c), by_group_then_minor);
+                if (n > 1) /* (qsort wants an array, even of none) */
+                        qsort(c, n, sizeof(*c), by_group_then_minor);
         for (size_t i = 0; i < n && rc == 0; i++)
                 rc = finish_gpu(&c[i], g, i, err);
         if (rc < 0) {

@@ -234,7 +234,8 @@ int ctk_kfd_topology_read(struct ctk_backend *b, struct ctk_kfd_topology *out, s
         }
         if (n == 0)
                 return 0;
-        qsort(e, n, sizeof(*e), by_minor_then_seq);
+        if (n > 1) /* (qsort wants an array, even of none) */
+                qsort(e, n, sizeof(*e), by_minor_then_seq);
         n = fold_duplicates(e, n);
         out->v = calloc(n, sizeof(*out->v));
         if (out->v == NULL)

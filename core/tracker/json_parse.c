@@ -139,7 +139,8 @@ static int check_unique_ids(const struct ctk_tracker_state *s, struct ctk_error 
                 return ctk_error_set(err, ENOMEM, "out of memory");
         for (size_t i = 0; i < s->ncontainers; i++)
                 v[i] = &s->containers[i];
-        qsort(v, s->ncontainers, sizeof(*v), cmp_id);
+        if (s->ncontainers > 1) /* (qsort wants an array, even of none) */
+                qsort(v, s->ncontainers, sizeof(*v), cmp_id);
         for (size_t i = 1; i < s->ncontainers; i++)
                 if (strcmp(v[i - 1]->id, v[i]->id) == 0)
                         return ctk_error_set(err, EINVAL, "container %s is listed twice", v[i]->id);

@@ -97,7 +97,8 @@ static bool value(struct scan *s, struct ctk_config_value *v, struct ctk_strv *s
                 v->kind = CTK_CONFIG_V_ARRAY;
                 v->type = "an array";
                 v->n = strings->n - first;
-                v->elems = (const char *const *)strings->v + first; /* stable: nothing is pushed after */
+                /* stable: nothing is pushed after */
+                v->elems = strings->v != NULL ? (const char *const *)strings->v + first : NULL;
         } else {
                 return false;
         }

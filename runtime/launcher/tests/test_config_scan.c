@@ -94,11 +94,38 @@ static void test_leaves_the_rest_to_jansson(void **state)
         refused("{\"root\": \"/r\", \"profile\": \"/p\"}");
 }
 
+/* Found by the config fuzzer: an empty array before any string (no
+ * string storage yet) was turned into an element pointer by adding 0 to a
+ * null pointer.  Either reader's verdict on it must be the other's. */
+static void test_empty_arrays(void **state)
+{
+        (void)state;
+        static const char *const texts[] = {
+            "{\"resource-kinds\": []}",
+            "{\"cdi-spec-dirs\": [ ]}",
+            "{\"resource-kinds\": [], \"log-level\": \"debug\"}",
+        };
+        for (size_t i = 0; i < sizeof(texts) / sizeof(texts[0]); i++) {
+                struct ctk_config a = {0}, b = {0};
+                _cleanup_error_ struct ctk_error *err = NULL;
+                int rs = ctk_config_parse(texts[i], strlen(texts[i]), "c.json", &b, &err);
+                if (rt_config_scan(texts[i], strlen(texts[i]), &a) == 0) {
+                        assert_int_equal(rs, 0);
+                        _cleanup_free_ char *da = ctk_config_dump(&a);
+                        _cleanup_free_ char *db = ctk_config_dump(&b);
+                        assert_string_equal(da, db);
+                }
+                ctk_config_clear(&a);
+                ctk_config_clear(&b);
+        }
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
             cmocka_unit_test(test_reads_plain_files),
             cmocka_unit_test(test_leaves_the_rest_to_jansson),
+            cmocka_unit_test(test_empty_arrays),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,43 @@
+/* The OCI spec edit: a config.json in, the edited one out (the runtime's
+ * create without the host): parse, environment, device nodes, groups, the
+ * seccomp NUMA rule, encode.  Whatever the input: an error or a spec that
+ * parses again. */
+#include "fuzz.h"
+
+#include "core/base/base.h"
+#include "core/json/json.h"
+#include "core/oci/oci.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+        _cleanup_free_ char *text = fuzz_text(data, size);
+        _cleanup_json_ json_t *spec = NULL;
+        struct ctk_error *err = NULL;
+        if (ctk_oci_spec_parse(text, size, "config.json", &spec, &err) < 0) {
+                ctk_error_free(err);
+                return 0;
+        }
+        const char **env = NULL;
+        size_t nenv = 0;
+        if (ctk_oci_env(spec, &env, &nenv, &err) == 0)
+                free(env);
+        ctk_error_free(err);
+        err = NULL;
+        const struct ctk_devnode nodes[] = {
+            {.path = (char *)"/dev/dri/card1", .type = 'c', .major = 226, .minor = 1, .mode = 0660, .gid = 44},
+            {.path = (char *)"/dev/dri/renderD128", .type = 'c', .major = 226, .minor = 128, .mode = 0660, .gid = 109},
+            {.path = (char *)"/dev/kfd", .type = 'c', .major = 235, .minor = 0, .mode = 0666},
+        };
+        struct ctk_oci_edit_stats st;
+        bool changed;
+        if (ctk_oci_add_devnodes(spec, nodes, 3, &st, &err) == 0 && ctk_seccomp_numa_edit_spec(spec, &changed, &err) == 0) {
+                size_t len;
+                _cleanup_free_ char *out = ctk_oci_spec_encode(spec, &len);
+                FUZZ_ASSERT(out != NULL);
+                _cleanup_json_ json_t *again = NULL;
+                struct ctk_error *err2 = NULL;
+                FUZZ_ASSERT(ctk_oci_spec_parse(out, len, "out", &again, &err2) == 0);
+        }
+        ctk_error_free(err);
+        return 0;
+}
