@@ -30,7 +30,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         };
         struct ctk_oci_edit_stats st;
         bool changed;
-        if (ctk_oci_add_devnodes(spec, nodes, 3, &st, &err) == 0 && ctk_seccomp_numa_edit_spec(spec, &changed, &err) == 0) {
+        if (ctk_oci_add_devnodes(spec, nodes, 3, &st, &err) == 0 &&
+            ctk_seccomp_numa_edit_spec(spec, &changed, &err) == 0) {
                 size_t len;
                 _cleanup_free_ char *out = ctk_oci_spec_encode(spec, &len);
                 FUZZ_ASSERT(out != NULL);

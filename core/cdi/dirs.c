@@ -220,15 +220,15 @@ int ctk_cdi_catalog_scan(const char *const *dirs, size_t ndirs, struct ctk_cdi_c
         for (size_t i = 0; rc == 0 && i < s.n; i++) {
                 struct entry *e = &s.v[i];
                 if (e->conflict_specs.n > 0) {
+                        char *name = ctk_steal(&e->name);
                         out->conflicts[out->nconflicts++] =
-                            (struct ctk_cdi_conflict){.name = ctk_steal(&e->name), .specs = e->conflict_specs};
+                            (struct ctk_cdi_conflict){.name = name, .specs = e->conflict_specs};
                         e->conflict_specs = (struct ctk_strv){0};
                         continue;
                 }
-                out->offers[out->n++] = (struct ctk_cdi_offer){.name = ctk_steal(&e->name),
-                                                               .spec = ctk_steal(&e->spec),
-                                                               .priority = e->priority,
-                                                               .overrides = e->overrides};
+                char *name = ctk_steal(&e->name), *spec = ctk_steal(&e->spec);
+                out->offers[out->n++] = (struct ctk_cdi_offer){
+                    .name = name, .spec = spec, .priority = e->priority, .overrides = e->overrides};
                 e->overrides = (struct ctk_strv){0};
         }
         scan_clear(&s);

@@ -2,6 +2,8 @@
 
 const char *ctk_json_type_name(const json_t *v)
 {
+        if (v == NULL)
+                return "nothing";
         switch (json_typeof(v)) {
         case JSON_OBJECT:
                 return "an object";

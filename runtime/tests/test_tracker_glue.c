@@ -36,6 +36,9 @@ static void touch(const char *path, mode_t mode)
 static int setup(void **state)
 {
         struct fx *f = calloc(1, sizeof(*f));
+        if (f == NULL)
+                return -1;
+        *state = f; /* (a setup that fails ends the test program) */
         strcpy(f->dir, "/tmp/ctk-glue-test.XXXXXX");
         if (scratch_dir_make(f->dir) == NULL)
                 return -1;
@@ -50,7 +53,6 @@ static int setup(void **state)
         if (symlink("bin/amd-container-runtime", f->link) < 0)
                 return -1;
         unsetenv("AMD_CTK_CONFIG");
-        *state = f;
         return 0;
 }
 
