@@ -96,7 +96,7 @@ tracker() { "$CTK" --config "$CFG" gpu-tracker "$@"; }
         no_temporaries "$T"
 }
 
-@test "runtime configure: daemon.json and its .bak as links are never written through" {
+@test "runtime configure: a .bak that is a link is refused; a daemon.json linking to a file that is not JSON is left alone" {
         echo '{"debug": true}' >"$T/daemon.json"
         ln -s "$VICTIM" "$T/daemon.json.bak"
         run "$CTK" runtime configure --config-path "$T/daemon.json"

@@ -472,3 +472,25 @@ expect_untouched() {
         # Our edit was applied to the other editor's result, not to the file we would have read earlier.
         [ "$(jq -c . "$CFG")" = '{"debug":true,"runtimes":{"amd":{"path":"amd-container-runtime"}},"features":{"cdi":true},"default-runtime":"amd"}' ]
 }
+
+@test "--no-cdi sets features.cdi to false, --cdi back to true; both at once, or with --remove, is refused" {
+        echo '{"features": {"cdi": true, "buildkit": true}}' >"$CFG"
+        configure --no-cdi
+        [ "$status" -eq 0 ]
+        [[ "$output" == *"Set features.cdi to false"* ]]
+        [ "$(jq -c .features "$CFG")" = '{"cdi":false,"buildkit":true}' ]
+        configure --cdi
+        [ "$status" -eq 0 ]
+        [ "$(jq -c .features "$CFG")" = '{"cdi":true,"buildkit":true}' ]
+        cp "$CFG" "$DIR/before"
+        configure --cdi --no-cdi
+        [ "$status" -eq 1 ]
+        [ "$output" = "amd-ctk: --cdi and --no-cdi cannot be used at the same time" ]
+        configure --remove --no-cdi
+        [ "$status" -eq 1 ]
+        [[ "$output" == "amd-ctk: --cdi and --no-cdi only apply when adding the runtime"* ]]
+        cmp "$CFG" "$DIR/before"
+        run "$AMD_CTK" runtime configure --help
+        [[ "$output" == *"--cdi "*"Docker 25 to 28.1 need it"* ]]
+}
+

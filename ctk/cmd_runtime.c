@@ -34,6 +34,9 @@ static const char configure_usage[] =
     "   --config-path PATH      engine config file (default: " DEFAULT_DOCKER_CONFIG ")\n"
     "   --runtime-path PATH     the runtime executable Docker runs (default: " DEFAULT_RUNTIME_PATH ")\n"
     "   --runtime-arg ARG       an argument Docker passes to the runtime (runtimeArgs); repeatable\n"
+    "   --cdi                   set features.cdi to true (the default): Docker 25 to 28.1 need it\n"
+    "                           for --device amd.com/gpu=N; 28.2 and later have CDI on by default\n"
+    "   --no-cdi                set features.cdi to false\n"
     "   --set-as-default        make amd the default runtime (alias --amd-set-as-default)\n"
     "   --unset-as-default      stop amd being the default runtime (alias --unset-amd-as-default)\n"
     "   --remove                remove the amd runtime (and amd as the default runtime); keeps\n"
@@ -54,7 +57,7 @@ struct configure_opts {
         const char *config_path;
         const char *runtime_path;
         struct ctk_strv args;
-        bool set_default, unset_default, remove, dry_run;
+        bool set_default, unset_default, remove, dry_run, cdi, no_cdi;
         bool runtime_path_given;
 };
 
@@ -97,6 +100,10 @@ static bool *bool_option(struct configure_opts *o, const char *arg, const char *
                 return &o->remove;
         if (match(arg, "dry-run", value))
                 return &o->dry_run;
+        if (match(arg, "no-cdi", value))
+                return &o->no_cdi;
+        if (match(arg, "cdi", value))
+                return &o->cdi;
         return NULL;
 }
 
@@ -158,6 +165,10 @@ static int check_opts(const struct configure_opts *o)
         else if ((o->remove || o->unset_default) && (o->runtime_path_given || o->args.n > 0))
                 msg = "--runtime-path and --runtime-arg only apply when adding the runtime (not with --remove or "
                       "--unset-as-default)";
+        else if (o->cdi && o->no_cdi)
+                msg = "--cdi and --no-cdi cannot be used at the same time";
+        else if ((o->cdi || o->no_cdi) && (o->remove || o->unset_default))
+                msg = "--cdi and --no-cdi only apply when adding the runtime (not with --remove or --unset-as-default)";
         else if (o->config_path[0] == '\0')
                 msg = "--config-path must not be empty";
         else if (o->runtime_path[0] == '\0')
@@ -228,6 +239,8 @@ static void report(const struct configure_opts *o, unsigned changes, const json_
                 printf("Removed %s as the default runtime\n", RUNTIME_NAME);
         if (changes & CTK_DOCKER_RUNTIME_REMOVED)
                 printf("Removed the %s runtime\n", RUNTIME_NAME);
+        if (changes & CTK_DOCKER_CDI_DISABLED)
+                puts("Set features.cdi to false");
         if (o->remove) {
                 const json_t *f = json_object_get(doc, "features");
                 if (json_is_true(json_object_get(f, "cdi")))
@@ -302,6 +315,7 @@ static int configure(const struct configure_opts *o)
             .args = o->args.v,
             .nargs = o->args.n,
             .set_as_default = o->set_default,
+            .no_cdi = o->no_cdi,
         };
         const char *prev_default = ctk_docker_default_runtime(doc);
         _cleanup_free_ char *prev_default_copy = prev_default != NULL ? strdup(prev_default) : NULL;

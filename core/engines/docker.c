@@ -3,7 +3,8 @@
  * Choices, where the Go toolkit differs:
  * - runtimes.<name> is {"path": P} plus "runtimeArgs" (Docker's key) when
  *   arguments are given; the Go tool wrote "args", which Docker ignores.
- * - features.cdi = true is merged into an existing "features" object.
+ * - features.cdi = true (false with no_cdi) is merged into an existing
+ *   "features" object.
  * - REMOVE deletes runtimes.<name> ("runtimes" too when that leaves it
  *   empty) and default-runtime when it names us.  It keeps features.cdi:
  *   nothing records who enabled it, other vendors' CDI devices need it, and
@@ -123,9 +124,10 @@ static int add(json_t *doc, const struct ctk_docker_edit *e, unsigned *changes)
         json_t *features = object_member(doc, "features");
         if (features == NULL)
                 return -1;
-        if (!json_is_true(json_object_get(features, "cdi"))) {
-                *changes |= CTK_DOCKER_CDI_ENABLED;
-                if (json_object_set_new(features, "cdi", json_true()) < 0)
+        json_t *cdi = json_object_get(features, "cdi");
+        if (e->no_cdi ? !json_is_false(cdi) : !json_is_true(cdi)) {
+                *changes |= e->no_cdi ? CTK_DOCKER_CDI_DISABLED : CTK_DOCKER_CDI_ENABLED;
+                if (json_object_set_new(features, "cdi", json_boolean(!e->no_cdi)) < 0)
                         return -1;
         }
 

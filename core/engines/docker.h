@@ -25,6 +25,7 @@ struct ctk_docker_edit {
         char *const *args; /* ADD: runtimes.<name>.runtimeArgs (omitted when nargs == 0) */
         size_t nargs;
         bool set_as_default; /* ADD: default-runtime = <name> */
+        bool no_cdi;         /* ADD: features.cdi = false instead of true */
 };
 
 /* What an edit did (bits of ctk_docker_config_apply's *changes). */
@@ -35,6 +36,7 @@ enum {
         CTK_DOCKER_CDI_ENABLED = 1 << 3,
         CTK_DOCKER_DEFAULT_SET = 1 << 4,
         CTK_DOCKER_DEFAULT_UNSET = 1 << 5,
+        CTK_DOCKER_CDI_DISABLED = 1 << 6,
 };
 
 /* Parses daemon.json text; blank text is an empty object.  Syntax errors,

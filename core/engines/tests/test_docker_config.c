@@ -133,6 +133,26 @@ static void test_add_fresh(void **state)
         check_edit("{}", &add_plain, CTK_DOCKER_RUNTIME_ADDED | CTK_DOCKER_CDI_ENABLED, fresh_add);
 }
 
+/* no_cdi: features.cdi false, set or changed; already false is no change. */
+static void test_add_no_cdi(void **state)
+{
+        (void)state;
+        const struct ctk_docker_edit e = {
+            .action = CTK_DOCKER_ADD, .name = "amd", .path = "amd-container-runtime", .no_cdi = true};
+        const char *want = "{\n"
+                           "    \"features\": {\n"
+                           "        \"cdi\": false\n"
+                           "    },\n"
+                           "    \"runtimes\": {\n"
+                           "        \"amd\": {\n"
+                           "            \"path\": \"amd-container-runtime\"\n"
+                           "        }\n"
+                           "    }\n"
+                           "}\n";
+        check_edit("{\"features\": {\"cdi\": true}}", &e, CTK_DOCKER_RUNTIME_ADDED | CTK_DOCKER_CDI_DISABLED, want);
+        check_edit(want, &e, 0, want);
+}
+
 static void test_add_set_as_default(void **state)
 {
         (void)state;
@@ -448,6 +468,7 @@ int main(void)
 {
         const struct CMUnitTest tests[] = {
             cmocka_unit_test(test_parse_blank_is_empty_object),
+            cmocka_unit_test(test_add_no_cdi),
             cmocka_unit_test(test_parse_syntax_errors),
             cmocka_unit_test(test_parse_not_an_object),
             cmocka_unit_test(test_parse_wrong_types),

@@ -1,0 +1,164 @@
+#!/usr/bin/env bats
+# Today's engines (Debian 13's packages, sim/engines.sh): dockerd 26 with CDI
+# (`features.cdi`, as `amd-ctk runtime configure --cdi` sets it), dockerd 26
+# with our runtime, podman 5 with CDI and containerd 1.7's ctr with our
+# runtime as its runc binary, on simulated hosts served over FUSE.  Every
+# container's /dev/dri and /dev/kfd (name, type, major:minor, mode, owner,
+# group) must be exactly what `amd-ctk gpu list --json` says the selection
+# holds on that host.
+
+bats_require_minimum_version 1.5.0
+
+load helpers/common
+load helpers/images
+load helpers/engines
+
+export BATS_TEST_TIMEOUT=${BATS_TEST_TIMEOUT:-300}
+
+setup_file() {
+        ctk_require_built "$CTK_BIN/amd-ctk" "$CTK_BIN/amd-container-runtime" "$CTK_BIN/amd-ctk-fakefs" || return 1
+        [ -c /dev/fuse ] || {
+                echo "FUSE is required (/dev/fuse)" >&2
+                return 1
+        }
+        engines_start
+        # the toolkit configuration our runtime reads inside the root
+        printf '{"root": "/ctk-host", "state-dir": "/ctk/state", "log-file": "/ctk/runtime.log", "runtime-path": "runc"}\n' \
+                >"$ENGINES_DIR/toolkit/config.json"
+}
+
+teardown_file() { engines_stop; }
+
+teardown() {
+        local ids
+        ids=$(engines_docker ps -aq 2>/dev/null) || ids=
+        # shellcheck disable=SC2086
+        [ -z "$ids" ] || engines_docker rm -f $ids >/dev/null 2>&1 || true
+}
+
+ctk() { engines_in /ctk-build/bin/amd-ctk --root /ctk-host "$@"; }
+# (name type major:minor mode uid gid), one node per line, sorted
+NODE_FORMAT='%n %F %t:%T %a %u %g'
+
+# expected INDEX...: the nodes of those GPUs on the simulated host, and /dev/kfd
+expected() {
+        local sel
+        sel=$(printf '%s\n' "$@" | jq -s -c 'map(tonumber)')
+        {
+                for p in $(ctk gpu list --json | jq -r --argjson s "$sel" '.[] | select(.index as $i | $s | index($i)) | .devices[]') /dev/kfd; do
+                        engines_in stat -c "$NODE_FORMAT" "/ctk-host$p" | sed 's|^/ctk-host||'
+                done
+        } | sort
+}
+
+# docker_nodes DOCKER-RUN-ARGS...: the GPU nodes a container sees
+docker_nodes() {
+        engines_docker run --rm --network none "$@" busybox \
+                sh -c "stat -c '$NODE_FORMAT' /dev/dri/* /dev/kfd 2>/dev/null | grep -v ' directory '" | sort
+}
+
+
+@test "docker 26 + CDI (seed host): every index, all, two --device flags, a UUID name" {
+        engines_fakefs_mount "$PROFILES/seed-4xmi210.json"
+        ctk cdi generate --device-name-strategy index,uuid >/dev/null
+        for i in 0 1 2 3; do
+                [ "$(docker_nodes --device "amd.com/gpu=$i")" = "$(expected "$i")" ]
+        done
+        [ "$(docker_nodes --device amd.com/gpu=all)" = "$(expected 0 1 2 3)" ]
+        [ "$(docker_nodes --device amd.com/gpu=0 --device amd.com/gpu=2)" = "$(expected 0 2)" ]
+        [ "$(docker_nodes --device amd.com/gpu=0x89CAA15875FF5A43)" = "$(expected 1)" ]
+        # a device name the spec does not have: docker refuses the container
+        run engines_docker run --rm --network none --device amd.com/gpu=9 busybox true
+        [ "$status" -ne 0 ]
+        [[ "$output" == *"unresolvable CDI devices amd.com/gpu=9"* ]]
+}
+
+@test "docker 26 + CDI (63 partitions): first, last, all" {
+        engines_fakefs_mount "$PROFILES/mi300x-cpx-x8.json"
+        ctk cdi generate >/dev/null
+        [ "$(docker_nodes --device amd.com/gpu=0)" = "$(expected 0)" ]
+        [ "$(docker_nodes --device amd.com/gpu=62)" = "$(expected 62)" ]
+        [ "$(docker_nodes --device amd.com/gpu=all)" = "$(expected $(seq 0 62))" ]
+        [ "$(docker_nodes --device amd.com/gpu=all | wc -l)" -eq 127 ]
+}
+
+@test "docker 26 + CDI: a spec whose device name changed stops resolving the old name" {
+        engines_fakefs_mount "$PROFILES/seed-4xmi210.json"
+        ctk cdi generate >/dev/null
+        [ "$(docker_nodes --device amd.com/gpu=1)" = "$(expected 1)" ]
+        jq '.devices[1].name = "one"' "$ENGINES_DIR/cdi/amd.json" >"$ENGINES_DIR/cdi/amd.json.new"
+        mv "$ENGINES_DIR/cdi/amd.json.new" "$ENGINES_DIR/cdi/amd.json"
+        run engines_docker run --rm --network none --device amd.com/gpu=1 busybox true
+        [ "$status" -ne 0 ]
+        [[ "$output" == *"unresolvable CDI devices amd.com/gpu=1"* ]]
+        [ "$(docker_nodes --device amd.com/gpu=one)" = "$(expected 1)" ]
+}
+
+@test "docker 26 + CDI: a repartition makes the spec stale, cdi validate says so, regenerating brings the new nodes" {
+        engines_fakefs_mount "$PROFILES/mi300x-spx-x8.json"
+        ctk cdi generate >/dev/null
+        [ "$(docker_nodes --device amd.com/gpu=all | wc -l)" -eq 17 ]
+        bdf=$(ctk gpu list --json | jq -r '.[0].pci')
+        engines_in sh -c "echo CPX >/ctk-host/sys/bus/pci/devices/$bdf/current_compute_partition"
+        run ctk cdi validate
+        [ "$status" -eq 1 ]
+        [[ "$output" == *"device 8 is on this host"*"but not in the spec"* ]]
+        [ "${lines[-1]}" = "Please regenerate CDI spec" ]
+        ctk cdi generate >/dev/null
+        ctk cdi validate >/dev/null
+        [ "$(docker_nodes --device amd.com/gpu=all | wc -l)" -eq 31 ]
+        [ "$(docker_nodes --device amd.com/gpu=14)" = "$(expected 14)" ]
+}
+
+@test "docker 26 + our runtime: AMD_VISIBLE_DEVICES, a GPU that does not exist, the tracker's exclusive refusal" {
+        engines_fakefs_mount "$PROFILES/seed-4xmi210.json"
+        engines_in /ctk-build/bin/amd-ctk runtime configure --runtime=docker --cdi --config-path /ctk/daemon.json \
+                --runtime-path /ctk-build/bin/amd-container-runtime >/dev/null
+        jq -e '.runtimes.amd.path == "/ctk-build/bin/amd-container-runtime" and .features.cdi == true' \
+                "$ENGINES_DIR/daemon.json" >/dev/null
+        engines_dockerd_restart
+        [ "$(docker_nodes --runtime=amd -e AMD_VISIBLE_DEVICES=1)" = "$(expected 1)" ]
+        [ "$(docker_nodes --runtime=amd -e AMD_VISIBLE_DEVICES=0,2-3)" = "$(expected 0 2 3)" ]
+        run engines_docker run --rm --network none --runtime=amd -e AMD_VISIBLE_DEVICES=9 busybox true
+        [ "$status" -ne 0 ]
+        [[ "$output" == *"amd-container-runtime: AMD_VISIBLE_DEVICES: GPU 9 does not exist (this host has GPUs 0-3)"* ]]
+        engines_in /ctk-build/bin/amd-ctk gpu-tracker enable >/dev/null
+        engines_in /ctk-build/bin/amd-ctk gpu-tracker 1-3 exclusive >/dev/null
+        id=$(engines_docker run -d --network none --runtime=amd -e AMD_VISIBLE_DEVICES=1 rocm/rocm-terminal sleep 600)
+        run engines_docker run --rm --network none --runtime=amd -e AMD_VISIBLE_DEVICES=0-2 busybox true
+        [ "$status" -ne 0 ]
+        [[ "$output" == *"GPU 1 is exclusive and in use by container ${id:0:12}"* ]]
+        engines_docker rm -f "$id" >/dev/null
+        [ "$(docker_nodes --runtime=amd -e AMD_VISIBLE_DEVICES=0-2)" = "$(expected 0 1 2)" ]
+        engines_in /ctk-build/bin/amd-ctk gpu-tracker disable >/dev/null
+}
+
+@test "podman 5 + CDI: one device, two devices, all" {
+        engines_fakefs_mount "$PROFILES/seed-4xmi210.json"
+        ctk cdi generate >/dev/null
+        engines_podman image exists localhost/busybox ||
+                engines_podman import --change "ENV $IMAGE_PATH_ENV" /ctk/rootfs.tar localhost/busybox >/dev/null
+        pnodes() {
+                engines_podman run --rm --network none "$@" localhost/busybox \
+                        sh -c "stat -c '$NODE_FORMAT' /dev/dri/* /dev/kfd 2>/dev/null | grep -v ' directory '" | sort
+        }
+        [ "$(pnodes --device amd.com/gpu=1)" = "$(expected 1)" ]
+        [ "$(pnodes --device amd.com/gpu=0 --device amd.com/gpu=3)" = "$(expected 0 3)" ]
+        [ "$(pnodes --device amd.com/gpu=all)" = "$(expected 0 1 2 3)" ]
+}
+
+@test "containerd 1.7: ctr run with our runtime as the runc binary and AMD_VISIBLE_DEVICES" {
+        engines_fakefs_mount "$PROFILES/seed-4xmi210.json"
+        engines_docker save busybox -o /ctk/busybox-image.tar
+        ctr() { engines_in ctr --address /run/docker/containerd/containerd.sock --namespace ctk-test "$@"; }
+        ctr images import --base-name docker.io/library/busybox /ctk/busybox-image.tar >/dev/null
+        image=$(ctr images ls -q | grep busybox | head -n 1)
+        [ -n "$image" ]
+        run ctr run --rm --runc-binary /ctk-build/bin/amd-container-runtime --env AMD_VISIBLE_DEVICES=2 "$image" ctk-ctr-1 \
+                sh -c "stat -c '$NODE_FORMAT' /dev/dri/* /dev/kfd 2>/dev/null | grep -v ' directory '"
+        [ "$status" -eq 0 ]
+        [ "$(printf '%s\n' "${lines[@]}" | sort)" = "$(expected 2)" ]
+        # without the variable: plain runc, no GPU node
+        run ctr run --rm --runc-binary /ctk-build/bin/amd-container-runtime "$image" ctk-ctr-2 sh -c 'ls /dev/dri /dev/kfd'
+        [ "$status" -ne 0 ]
+}
