@@ -133,18 +133,65 @@ docker_nodes() {
         engines_in /ctk-build/bin/amd-ctk gpu-tracker disable >/dev/null
 }
 
+# pnodes [--runtime NAME] PODMAN-RUN-ARGS...: the GPU nodes a podman 5 container sees
+pnodes() {
+        local rt=()
+        if [ "$1" = --runtime ]; then
+                rt=(--runtime "$2")
+                shift 2
+        fi
+        engines_podman image exists localhost/busybox ||
+                engines_podman import --change "ENV $IMAGE_PATH_ENV" /ctk/rootfs.tar localhost/busybox >/dev/null
+        engines_podman "${rt[@]}" run --rm --network none "$@" localhost/busybox \
+                sh -c "stat -c '$NODE_FORMAT' /dev/dri/* /dev/kfd 2>/dev/null | grep -v ' directory '" | sort
+}
+
+# (compose 2.26, Debian 13's, insists on a capabilities key; later ones do not)
+@test "docker compose (2.26) with Docker 26: the upstream file's CDI device reservation" {
+        engines_fakefs_mount "$PROFILES/seed-4xmi210.json"
+        ctk cdi generate >/dev/null
+        mkdir -p "$ENGINES_DIR/compose"
+        cat >"$ENGINES_DIR/compose/compose.yaml" <<YAML
+services:
+  rocm:
+    image: busybox
+    network_mode: none
+    command: sh -c "stat -c '$NODE_FORMAT' /dev/dri/* /dev/kfd 2>/dev/null | grep -v ' directory '"
+    deploy:
+      resources:
+        reservations:
+          devices:
+            - driver: cdi
+              device_ids: ["amd.com/gpu=all"]
+              capabilities: [gpu]
+YAML
+        run engines_in docker -H unix:///ctk/d.sock compose --project-directory /ctk/compose -f /ctk/compose/compose.yaml \
+                run --rm rocm
+        echo "$output"
+        [ "$status" -eq 0 ]
+        [ "$(printf '%s\n' "${lines[@]}" | grep '^/dev/' | sort)" = "$(expected 0 1 2 3)" ]
+        engines_in docker -H unix:///ctk/d.sock compose --project-directory /ctk/compose -f /ctk/compose/compose.yaml \
+                down >/dev/null 2>&1 || true
+}
+
 @test "podman 5 + CDI: one device, two devices, all" {
         engines_fakefs_mount "$PROFILES/seed-4xmi210.json"
         ctk cdi generate >/dev/null
-        engines_podman image exists localhost/busybox ||
-                engines_podman import --change "ENV $IMAGE_PATH_ENV" /ctk/rootfs.tar localhost/busybox >/dev/null
-        pnodes() {
-                engines_podman run --rm --network none "$@" localhost/busybox \
-                        sh -c "stat -c '$NODE_FORMAT' /dev/dri/* /dev/kfd 2>/dev/null | grep -v ' directory '" | sort
-        }
         [ "$(pnodes --device amd.com/gpu=1)" = "$(expected 1)" ]
         [ "$(pnodes --device amd.com/gpu=0 --device amd.com/gpu=3)" = "$(expected 0 3)" ]
         [ "$(pnodes --device amd.com/gpu=all)" = "$(expected 0 1 2 3)" ]
+}
+
+@test "podman 5 + our runtime through the drop-in runtime configure writes: --runtime amd -e AMD_VISIBLE_DEVICES" {
+        engines_fakefs_mount "$PROFILES/seed-4xmi210.json"
+        run engines_in /ctk-build/bin/amd-ctk runtime configure --runtime podman \
+                --runtime-path /ctk-build/bin/amd-container-runtime
+        [ "$status" -eq 0 ]
+        [ "${lines[0]}" = "Wrote /etc/containers/containers.conf.d/99-amd.conf" ]
+        [ "$(pnodes --runtime amd -e AMD_VISIBLE_DEVICES=1)" = "$(expected 1)" ]
+        [ "$(pnodes --runtime amd -e AMD_VISIBLE_DEVICES=all)" = "$(expected 0 1 2 3)" ]
+        engines_in /ctk-build/bin/amd-ctk runtime configure --runtime podman --remove >/dev/null
+        [ ! -e "$ENGINES_DIR/containers.conf.d/99-amd.conf" ]
 }
 
 @test "containerd 1.7: ctr run with our runtime as the runc binary and AMD_VISIBLE_DEVICES" {

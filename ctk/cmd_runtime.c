@@ -12,26 +12,33 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "runtime_configure.h"
 #include "core/base/base.h"
 #include "core/json/json.h"
 #include "core/engines/engines.h"
 
-#define RUNTIME_NAME          "amd"
-#define DEFAULT_RUNTIME_PATH  "amd-container-runtime"
 #define DEFAULT_DOCKER_CONFIG "/etc/docker/daemon.json"
-#define NEW_FILE_MODE         0644
 
 static const char configure_usage[] =
     "Usage: amd-ctk runtime configure [options]\n"
     "\n"
     "Configure a runtime to the container engine: adds the 'amd' runtime\n"
-    "(amd-container-runtime) to Docker's daemon.json and enables CDI there.\n"
-    "Other settings and their order are kept; the previous file is saved as\n"
-    "<config-path>.bak.  Restart Docker afterwards.\n"
+    "(amd-container-runtime) to Docker's daemon.json and enables CDI there\n"
+    "(other settings and their order are kept; the previous file is saved as\n"
+    "<config-path>.bak), or writes a drop-in file for containerd (and adds it\n"
+    "to the imports of its config.toml), Podman or CRI-O.  Restart the engine\n"
+    "afterwards (Podman needs no restart).\n"
     "\n"
     "Options:\n"
-    "   --runtime NAME          target runtime engine, docker for now (default: docker)\n"
-    "   --config-path PATH      engine config file (default: " DEFAULT_DOCKER_CONFIG ")\n"
+    "   --runtime NAME          docker, containerd, podman or crio (default: docker)\n"
+    "   --config-path PATH      the file to write (default: " DEFAULT_DOCKER_CONFIG ";\n"
+    "                           /etc/containerd/conf.d/99-amd.toml,\n"
+    "                           /etc/containers/containers.conf.d/99-amd.conf,\n"
+    "                           /etc/crio/crio.conf.d/99-amd.conf)\n"
+    "   --containerd-config PATH  containerd's config.toml, which imports the drop-in\n"
+    "                           (default: /etc/containerd/config.toml; created if missing)\n"
+    "   --containerd-version N  its schema: 2 (containerd 1.x) or 3 (2.x); default: the\n"
+    "                           version that file declares, else 2\n"
     "   --runtime-path PATH     the runtime executable Docker runs (default: " DEFAULT_RUNTIME_PATH ")\n"
     "   --runtime-arg ARG       an argument Docker passes to the runtime (runtimeArgs); repeatable\n"
     "   --cdi                   set features.cdi to true (the default): Docker 25 to 28.1 need it\n"
@@ -51,15 +58,6 @@ static const char runtime_usage[] = "Usage: amd-ctk runtime configure [options]\
                                     "   configure   Configure a runtime to the container engine\n"
                                     "\n"
                                     "Run 'amd-ctk runtime configure --help' for its options.\n";
-
-struct configure_opts {
-        const char *runtime;
-        const char *config_path;
-        const char *runtime_path;
-        struct ctk_strv args;
-        bool set_default, unset_default, remove, dry_run, cdi, no_cdi;
-        bool runtime_path_given;
-};
 
 /* Matches argv[*i] against --name/-name with an optional "=value".
  * Returns 1 and sets *value (NULL when no "=") on a match. */
@@ -121,8 +119,13 @@ static int parse_opts(int argc, char **argv, struct configure_opts *o)
                 }
                 if (match(a, "runtime", &v))
                         slot = &o->runtime;
-                else if (match(a, "config-path", &v))
+                else if (match(a, "config-path", &v)) {
                         slot = &o->config_path;
+                        o->config_path_given = true;
+                } else if (match(a, "containerd-config", &v))
+                        slot = &o->containerd_config;
+                else if (match(a, "containerd-version", &v))
+                        slot = &o->containerd_version_text;
                 else if (match(a, "runtime-path", &v)) {
                         slot = &o->runtime_path;
                         o->runtime_path_given = true;
@@ -154,11 +157,21 @@ static int parse_opts(int argc, char **argv, struct configure_opts *o)
 static int check_opts(const struct configure_opts *o)
 {
         const char *msg = NULL;
-        if (strcmp(o->runtime, "docker") != 0) {
-                fprintf(stderr, "amd-ctk: unsupported runtime engine: %s\n", o->runtime);
+        bool docker = strcmp(o->runtime, "docker") == 0, containerd = strcmp(o->runtime, "containerd") == 0;
+        if (!docker && !containerd && strcmp(o->runtime, "podman") != 0 && strcmp(o->runtime, "crio") != 0) {
+                fprintf(stderr, "amd-ctk: unsupported runtime engine: %s (docker, containerd, podman or crio)\n",
+                        o->runtime);
                 return 1;
         }
-        if (o->set_default && o->unset_default)
+        if (!docker && (o->args.n > 0 || o->cdi || o->no_cdi))
+                msg =
+                    "--runtime-arg, --cdi and --no-cdi apply to docker only (containerd's drop-in always enables CDI)";
+        else if (!containerd && (o->containerd_config != NULL || o->containerd_version_text != NULL))
+                msg = "--containerd-config and --containerd-version apply to containerd only";
+        else if (o->containerd_version_text != NULL && strcmp(o->containerd_version_text, "2") != 0 &&
+                 strcmp(o->containerd_version_text, "3") != 0)
+                msg = "--containerd-version is 2 (containerd 1.x) or 3 (containerd 2.x)";
+        else if (o->set_default && o->unset_default)
                 msg = "both set and unset as default cannot be used at the same time";
         else if (o->remove && (o->set_default || o->unset_default))
                 msg = "remove flag cannot be used along with set-as-default flag";
@@ -213,13 +226,7 @@ static int lock_dir(const char *path, struct ctk_error **err)
         return fd; /* released when closed */
 }
 
-struct loaded {
-        char *text; /* NULL when the file does not exist */
-        size_t len;
-        mode_t mode;
-};
-
-static int load(const char *path, struct loaded *l, struct ctk_error **err)
+int ctk_runtime_config_load(const char *path, struct loaded *l, struct ctk_error **err)
 {
         _cleanup_error_ struct ctk_error *rerr = NULL;
         if (ctk_file_read_all(path, &l->text, &l->len, &rerr) < 0) {
@@ -248,8 +255,7 @@ static void report(const struct configure_opts *o, unsigned changes, const json_
         }
 }
 
-/* Keeps the previous file as PATH.bak (same mode), then replaces PATH. */
-static int save(const char *path, const struct loaded *old, const char *text, struct ctk_error **err)
+int ctk_runtime_config_save(const char *path, const struct loaded *old, const char *text, struct ctk_error **err)
 {
         if (old->text != NULL) {
                 _cleanup_free_ char *bak = NULL;
@@ -297,7 +303,7 @@ static int configure(const struct configure_opts *o)
                 }
         }
         struct loaded old = {0};
-        if (load(path, &old, &err) < 0)
+        if (ctk_runtime_config_load(path, &old, &err) < 0)
                 return ctk_cli_fail(err);
         _cleanup_free_ char *old_text = old.text;
         if (old_text != NULL && !o->dry_run)
@@ -336,7 +342,7 @@ static int configure(const struct configure_opts *o)
                 report_unchanged(o, edit.action, prev_default_copy);
                 return 0;
         }
-        if (save(path, &old, text, &err) < 0)
+        if (ctk_runtime_config_save(path, &old, text, &err) < 0)
                 return ctk_cli_fail(err);
         report(o, changes, doc);
         printf("Updated the config file: %s\n", o->config_path);
@@ -360,8 +366,20 @@ static int run_configure(int argc, char **argv)
         int rc = parse_opts(argc, argv, &o);
         if (rc == 0)
                 rc = check_opts(&o);
-        if (rc == 0)
+        if (rc == 0 && strcmp(o.runtime, "docker") != 0) {
+                if (o.containerd_version_text != NULL)
+                        o.containerd_version = o.containerd_version_text[0] - '0';
+                if (o.containerd_config == NULL)
+                        o.containerd_config = "/etc/containerd/config.toml";
+                if (!o.config_path_given)
+                        o.config_path = strcmp(o.runtime, "containerd") == 0 ? "/etc/containerd/conf.d/99-amd.toml"
+                                        : strcmp(o.runtime, "podman") == 0
+                                            ? "/etc/containers/containers.conf.d/99-amd.conf"
+                                            : "/etc/crio/crio.conf.d/99-amd.conf";
+                rc = ctk_runtime_configure_dropin(&o);
+        } else if (rc == 0) {
                 rc = configure(&o);
+        }
         ctk_strv_clear(&o.args);
         return rc;
 }

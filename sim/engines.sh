@@ -5,4 +5,4 @@
 # and network namespace (bats/helpers/engines.bash).
 set -eu
 cd "$(dirname "$0")/.."
-exec sh sim/roots.sh trixie-engines trixie docker.io docker-cli containerd runc crun podman ca-certificates iproute2
+exec sh sim/roots.sh trixie-engines trixie docker.io docker-cli containerd runc crun podman docker-compose ca-certificates iproute2

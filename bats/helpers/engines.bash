@@ -12,10 +12,12 @@
 #   /ctk        ENGINES_DIR (daemon.json, sockets, logs, docker's data)
 #   /ctk-build  this build (bin/amd-ctk, bin/amd-container-runtime, libexec/)
 #   /ctk-host   the simulated host (engines_fakefs_mount), served inside
-#   /etc/cdi    ENGINES_DIR/cdi; /etc/amd-container-toolkit ENGINES_DIR/toolkit
+#   /etc/cdi    ENGINES_DIR/cdi; /etc/amd-container-toolkit ENGINES_DIR/toolkit;
+#               /etc/containers/containers.conf.d ENGINES_DIR/containers.conf.d
 # engines_in CMD... runs CMD in the root; engines_docker ARGS... is its
-# docker client on dockerd 26; engines_podman ARGS... is podman 5 with
-# private storage in ENGINES_DIR (runc: crun refuses hybrid cgroups).
+# docker client on dockerd 26; engines_podman [--runtime NAME] ARGS... is
+# podman 5 with private storage in ENGINES_DIR (runtime runc by default:
+# crun refuses hybrid cgroups).
 
 : "${CTK_REPO:?load helpers/common before helpers/engines}"
 ENGINES_TIMEOUT=${ENGINES_TIMEOUT:-90}
@@ -26,8 +28,8 @@ engines_start() {
         ENGINES_DIR=$(ctk_tmpdir engines) || return 1
         export ENGINES_ROOT ENGINES_DIR
         local e=$ENGINES_DIR r=$ENGINES_ROOT d
-        mkdir -p "$e"/{docker,cdi,toolkit,podman,state} || return 1
-        for d in ctk ctk-build ctk-host etc/cdi etc/amd-container-toolkit var/lib/docker; do
+        mkdir -p "$e"/{docker,cdi,toolkit,podman,state,containers.conf.d} || return 1
+        for d in ctk ctk-build ctk-host etc/cdi etc/amd-container-toolkit etc/containers/containers.conf.d var/lib/docker; do
                 mkdir -p "$r/$d" || return 1
         done
         echo '{"features": {"cdi": true}, "bridge": "none", "iptables": false, "ip6tables": false}' >"$e/daemon.json"
@@ -44,6 +46,7 @@ mount --bind "$(realpath "$CTK_BIN/..")" "$r/ctk-build"
 mount --bind "$e/docker" "$r/var/lib/docker"
 mount --bind "$e/cdi" "$r/etc/cdi"
 mount --bind "$e/toolkit" "$r/etc/amd-container-toolkit"
+mount --bind "$e/containers.conf.d" "$r/etc/containers/containers.conf.d"
 ip link set lo up
 echo 1 >/proc/sys/net/ipv4/ip_forward
 touch "$e/ns.ready"
@@ -73,8 +76,13 @@ _engines_ns_ready() {
 engines_in() { nsenter -t "$ENGINES_PID" -m -n chroot "$ENGINES_ROOT" "$@"; }
 engines_docker() { engines_in docker -H unix:///ctk/d.sock "$@"; }
 engines_podman() {
+        local runtime=runc
+        if [ "${1:-}" = --runtime ]; then
+                runtime=$2
+                shift 2
+        fi
         engines_in env PODMAN_IGNORE_CGROUPSV1_WARNING=1 podman --root /ctk/podman/root --runroot /run/podman \
-                --runtime runc --cgroup-manager cgroupfs --events-backend file --storage-driver vfs "$@"
+                --runtime "$runtime" --cgroup-manager cgroupfs --events-backend file --storage-driver vfs "$@"
 }
 
 # engines_dockerd_start: dockerd 26 (which starts its containerd) on

@@ -1,0 +1,131 @@
+#!/usr/bin/env bats
+# `amd-ctk runtime configure --runtime containerd|podman|crio`: drop-in files
+# of ours, containerd's imports line, checked by the real containerd (Debian
+# 12's 1.6 here, Debian 13's 1.7 in the engine root: `containerd config dump`
+# must show our settings) and, for CRI-O (not packaged for Debian), by a TOML
+# parser against the keys crio.conf(5) documents.
+
+bats_require_minimum_version 1.5.0
+
+load helpers/common
+
+setup() {
+        CTK="$CTK_BIN/amd-ctk"
+        ctk_require_built "$CTK" || return 1
+        T=$BATS_TEST_TMPDIR
+}
+
+configure() { run --separate-stderr "$CTK" runtime configure "$@"; }
+containerd_cfg() { configure --runtime containerd --config-path "$T/conf.d/99-amd.toml" --containerd-config "$T/config.toml" "$@"; }
+
+@test "containerd 1.6: the drop-in is imported, config dump shows the amd runtime as the default; --remove restores config.toml" {
+        containerd config default >"$T/config.toml"
+        cp "$T/config.toml" "$T/orig.toml"
+        containerd_cfg --runtime-path /usr/bin/amd-container-runtime --set-as-default
+        [ "$status" -eq 0 ]
+        [ "${lines[0]}" = "Wrote $T/conf.d/99-amd.toml" ]
+        [ "${lines[1]}" = "Added $T/conf.d/99-amd.toml to the imports of $T/config.toml" ]
+        [ "${lines[2]}" = "Please restart containerd" ]
+        run containerd --config "$T/config.toml" config dump
+        [ "$status" -eq 0 ]
+        [[ "$output" == *'default_runtime_name = "amd"'* ]]
+        [[ "$output" == *'[plugins."io.containerd.grpc.v1.cri".containerd.runtimes.amd.options]'*'BinaryName = "/usr/bin/amd-container-runtime"'* ]]
+        # the user's settings are still there
+        [[ "$output" == *'sandbox_image = "registry.k8s.io/pause'* ]]
+        # one line of theirs changed, the rest byte for byte; the old file kept
+        [ "$(diff "$T/orig.toml" "$T/config.toml" | grep -c '^[<>]')" -eq 2 ]
+        cmp "$T/orig.toml" "$T/config.toml.bak"
+        containerd_cfg --runtime-path /usr/bin/amd-container-runtime --set-as-default
+        [ "$output" = "The drop-in is already up to date: $T/conf.d/99-amd.toml" ]
+        containerd_cfg --remove
+        [ "$status" -eq 0 ]
+        [ ! -e "$T/conf.d/99-amd.toml" ]
+        cmp "$T/orig.toml" "$T/config.toml"
+}
+
+@test "containerd 1.7 (Debian 13): config dump shows CDI enabled with our spec dirs and the amd runtime; schema 3 by flag" {
+        root=$(sh "$CTK_REPO/sim/engines.sh")
+        d=$(mktemp -d "$root/tmp/ctk-dropin.XXXXXX")
+        in=${d#"$root"} # the same directory, seen from inside the root
+        cp "$CTK" "$d/amd-ctk"
+        chroot "$root" "$in/amd-ctk" runtime configure --runtime containerd --config-path "$in/99-amd.toml" \
+                --containerd-config "$in/config.toml" --runtime-path /usr/bin/amd-container-runtime >/dev/null
+        run chroot "$root" containerd --config "$in/config.toml" config dump
+        rc=$status
+        dump=$output
+        "$CTK" runtime configure --runtime containerd --config-path "$d/v3.toml" --containerd-config "$d/v3-config.toml" \
+                --containerd-version 3 >/dev/null
+        v3=$(cat "$d/v3.toml")
+        rm -rf "$d"
+        [ "$rc" -eq 0 ]
+        [[ "$dump" == *"enable_cdi = true"* ]]
+        [[ "$dump" == *'cdi_spec_dirs = ["/etc/cdi", "/var/run/cdi"]'* ]]
+        [[ "$dump" == *'BinaryName = "/usr/bin/amd-container-runtime"'* ]]
+        [[ "$v3" == *'version = 3'*'[plugins."io.containerd.cri.v1.runtime"]'*'enable_cdi = true'* ]]
+}
+
+@test "containerd: a broken config.toml is refused at its line and column and left untouched; a foreign drop-in is not replaced" {
+        printf 'version = 2\nimports = ["/x.toml"\n[plugins]\n' >"$T/config.toml"
+        cp "$T/config.toml" "$T/orig.toml"
+        containerd_cfg
+        [ "$status" -eq 1 ]
+        [ "$stderr" = "amd-ctk: $T/config.toml:3:1: expected ',' or ']' in an array" ]
+        cmp "$T/config.toml" "$T/orig.toml"
+        [ ! -e "$T/conf.d/99-amd.toml" ]
+        mkdir -p "$T/conf.d"
+        printf 'version = 2\n' >"$T/conf.d/99-amd.toml"
+        printf 'version = 2\n' >"$T/config.toml"
+        for flag in "" --remove; do
+                containerd_cfg $flag
+                [ "$status" -eq 1 ]
+                [[ "$stderr" == "amd-ctk: $T/conf.d/99-amd.toml exists and was not written by amd-ctk: not "* ]]
+                [ "$(cat "$T/conf.d/99-amd.toml")" = "version = 2" ]
+        done
+        [ "$(cat "$T/config.toml")" = "version = 2" ]
+}
+
+@test "--dry-run prints the drop-in and writes nothing; options of one engine are refused for another" {
+        T=$T/empty
+        mkdir "$T"
+        containerd_cfg --dry-run
+        [ "$status" -eq 0 ]
+        [[ "$output" == "# Written by amd-ctk runtime configure"*"Would add $T/conf.d/99-amd.toml to the imports of $T/config.toml" ]]
+        [ -z "$(ls -A "$T")" ]
+        configure --runtime podman --runtime-arg=--x
+        [ "$status" -eq 1 ]
+        [[ "$stderr" == "amd-ctk: --runtime-arg, --cdi and --no-cdi apply to docker only"* ]]
+        configure --runtime crio --containerd-version 3
+        [ "$status" -eq 1 ]
+        configure --runtime containerd --containerd-version 4
+        [ "$stderr" = "amd-ctk: --containerd-version is 2 (containerd 1.x) or 3 (containerd 2.x)" ]
+        configure --runtime cri-o
+        [ "$stderr" = "amd-ctk: unsupported runtime engine: cri-o (docker, containerd, podman or crio)" ]
+}
+
+@test "podman: [engine.runtimes] amd, and [engine] runtime with --set-as-default" {
+        configure --runtime podman --config-path "$T/99-amd.conf" --runtime-path /usr/bin/amd-container-runtime --set-as-default
+        [ "$status" -eq 0 ]
+        [ "${lines[-1]}" = "Podman reads it on its next command: nothing to restart" ]
+        python3 - "$T/99-amd.conf" <<'PY'
+import sys, tomllib
+c = tomllib.load(open(sys.argv[1], "rb"))
+assert c["engine"]["runtimes"]["amd"] == ["/usr/bin/amd-container-runtime"], c
+assert c["engine"]["runtime"] == "amd", c
+PY
+}
+
+@test "crio: the keys crio.conf(5) documents, parsed by a TOML parser" {
+        configure --runtime crio --config-path "$T/99-amd.conf" --runtime-path /usr/bin/amd-container-runtime --set-as-default
+        [ "$status" -eq 0 ]
+        [ "${lines[-1]}" = "Please restart crio" ]
+        python3 - "$T/99-amd.conf" <<'PY'
+import sys, tomllib
+c = tomllib.load(open(sys.argv[1], "rb"))
+rt = c["crio"]["runtime"]
+assert rt["default_runtime"] == "amd", c
+assert rt["runtimes"]["amd"] == {"runtime_path": "/usr/bin/amd-container-runtime", "runtime_type": "oci"}, c
+PY
+        configure --runtime crio --config-path "$T/99-amd.conf" --remove
+        [ "$status" -eq 0 ]
+        [ ! -e "$T/99-amd.conf" ]
+}

@@ -1,0 +1,140 @@
+/* The TOML reader: real engine files pass (containerd 1.6 and 1.7's
+ * defaults, podman 5's containers.conf), the top-level version and imports
+ * are found, and each kind of mistake is one error at its line:column. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "core/base/base.h"
+#include "core/engines/toml.h"
+
+#ifndef FIXTURES
+#define FIXTURES "core/engines/tests/fixtures"
+#endif
+
+static void ok(const char *text, struct ctk_toml_top *top)
+{
+        _cleanup_error_ struct ctk_error *err = NULL;
+        if (ctk_toml_check(text, strlen(text), "t.toml", top, &err) < 0)
+                fail_msg("refused: %s\n%s", err->msg, text);
+}
+
+static void bad(const char *text, const char *want)
+{
+        struct ctk_toml_top top;
+        _cleanup_error_ struct ctk_error *err = NULL;
+        assert_int_equal(ctk_toml_check(text, strlen(text), "t.toml", &top, &err), -1);
+        if (strstr(err->msg, want) == NULL)
+                fail_msg("\"%s\" does not contain \"%s\" (input %s)", err->msg, want, text);
+}
+
+static void test_engine_files(void **state)
+{
+        (void)state;
+        static const char *const files[] = {"containerd-1.6-default.toml", "containerd-1.7-default.toml",
+                                            "podman-5.4-containers.conf"};
+        for (size_t i = 0; i < 3; i++) {
+                _cleanup_free_ char *path = NULL, *text = NULL;
+                assert_true(asprintf(&path, "%s/%s", FIXTURES, files[i]) > 0);
+                assert_int_equal(ctk_file_read_all(path, &text, NULL, NULL), 0);
+                struct ctk_toml_top top;
+                ok(text, &top);
+                if (i < 2) {
+                        assert_true(top.has_version);
+                        assert_int_equal(top.version, 2);
+                }
+                ctk_toml_top_clear(&top);
+        }
+}
+
+static void test_top_level(void **state)
+{
+        (void)state;
+        struct ctk_toml_top top;
+        const char *text = "# comment\nversion = 3\nimports = [\"/a.toml\", '/b c.toml'] # two\n"
+                           "root = \"/var/lib/containerd\"\n\n[plugins.x]\n  version = 9\n  imports = []\n";
+        ok(text, &top);
+        assert_true(top.has_version);
+        assert_int_equal(top.version, 3);
+        assert_true(top.has_imports);
+        assert_int_equal(top.imports.n, 2);
+        assert_string_equal(top.imports.v[0], "/a.toml");
+        assert_string_equal(top.imports.v[1], "/b c.toml");
+        assert_int_equal(top.imports_start, strlen("# comment\nversion = 3\n"));
+        assert_int_equal(top.imports_end, strlen("# comment\nversion = 3\nimports = [\"/a.toml\", '/b c.toml'] # two\n"));
+        assert_int_equal(top.body_start, strlen(text) - strlen("[plugins.x]\n  version = 9\n  imports = []\n"));
+        ctk_toml_top_clear(&top);
+        /* every kind of value */
+        ok("a = 1_000\nb = -0.5e3\nc = 0xdead_beef\nd = 0o17\ne = 0b101\nf = +inf\ng = nan\nh = true\n"
+           "i = 1979-05-27T07:32:00Z\nj = 1979-05-27 07:32:00.5-07:00\nk = 07:32:00\nl = 1979-05-27\n"
+           "m = \"\\u00e9\\t\\\"\"\nn = 'C:\\\\x'\no = \"\"\"\nline\\\n   more\"\"\"\"\"\np = '''\nraw ''\n'''\n"
+           "q = [1, [2, 3], {x = 1, y.z = \"w\"},\n  # comment\n  'z',\n]\n\"quoted key\".bare-key = {}\n"
+           "[[arr.of.tables]]\n[ a . \"b\" ]\n",
+           &top);
+        ctk_toml_top_clear(&top);
+}
+
+static void test_errors(void **state)
+{
+        (void)state;
+        bad("a = \n", "t.toml:1:5: expected a value");
+        bad("a = 1\nb = \"open\n", "t.toml:2:10: newline in a single-line string");
+        bad("a = 1\n[table\n", "t.toml:2:7: expected ']' to close the table header");
+        bad("x = [1, 2\n", "t.toml:2:1: expected ',' or ']' in an array");
+        bad("x = 01\n", "leading zero");
+        bad("x = 1__0\n", "misplaced underscore");
+        bad("x = \"\\q\"\n", "t.toml:1:6: invalid escape");
+        bad("x = \"\\u12\"\n", "needs 4 hexadecimal digits");
+        bad("x = 1 2\n", "t.toml:1:7: expected the end of the line");
+        bad("= 1\n", "t.toml:1:1: expected a key");
+        bad("a b = 1\n", "t.toml:1:3: expected '=' after a key");
+        bad("x = {a = 1,\n b = 2}\n", "inline table");
+        bad("x = tru\n", "not a valid number");
+        bad("version = \"2\"\n", "version must be an integer");
+        bad("imports = \"/a\"\n", "imports must be an array");
+        bad("x = \"\"\"never closed\n", "unterminated string");
+        bad("x = [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]"
+            "]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]\n",
+            "nested more than 64 deep");
+}
+
+/* Found by fuzzing: a NUL after a number was taken as part of it (strchr
+ * finds the terminator), so text past the NUL was never checked. */
+static void test_nul_byte(void **state)
+{
+        (void)state;
+        static const char text[] = "version = 0\0#x\n";
+        struct ctk_toml_top top;
+        _cleanup_error_ struct ctk_error *err = NULL;
+        assert_int_equal(ctk_toml_check(text, sizeof(text) - 1, "t.toml", &top, &err), -1);
+        assert_string_equal(err->msg, "t.toml:1:12: expected the end of the line");
+}
+
+static void test_quote(void **state)
+{
+        (void)state;
+        _cleanup_free_ char *q = ctk_toml_quote("/a \"b\"\\c\n");
+        assert_string_equal(q, "\"/a \\\"b\\\"\\\\c\\u000a\"");
+        struct ctk_toml_top top;
+        _cleanup_free_ char *line = NULL;
+        assert_true(asprintf(&line, "k = %s\n", q) > 0);
+        ok(line, &top);
+        ctk_toml_top_clear(&top);
+}
+
+int main(void)
+{
+        const struct CMUnitTest tests[] = {
+            cmocka_unit_test(test_engine_files),
+            cmocka_unit_test(test_top_level),
+            cmocka_unit_test(test_errors),
+            cmocka_unit_test(test_nul_byte),
+            cmocka_unit_test(test_quote),
+        };
+        return cmocka_run_group_tests(tests, NULL, NULL);
+}

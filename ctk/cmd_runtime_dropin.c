@@ -1,0 +1,153 @@
+/* amd-ctk runtime configure --runtime containerd|podman|crio: writes (or,
+ * with --remove, deletes) a drop-in file of ours; for containerd, also adds
+ * it to (or removes it from) the imports of config.toml, the one line of a
+ * file of theirs we touch (the previous file kept as .bak).  A drop-in path
+ * holding a file we did not write is never replaced or removed. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "core/base/base.h"
+#include "core/engines/engines.h"
+#include "runtime_configure.h"
+
+static const char *const cdi_dirs[] = {"/etc/cdi", "/var/run/cdi"};
+
+static const char *restart_line(const char *engine)
+{
+        if (strcmp(engine, "podman") == 0)
+                return "Podman reads it on its next command: nothing to restart";
+        return strcmp(engine, "containerd") == 0 ? "Please restart containerd" : "Please restart crio";
+}
+
+/* An edit of containerd's config.toml: the drop-in added to or removed
+ * from its imports (edited NULL: nothing to change), and the schema the
+ * file declares (0: none). */
+struct imports_edit {
+        struct loaded main_cfg;
+        char *edited;
+        int version;
+};
+
+static void imports_edit_clear(struct imports_edit *e)
+{
+        free(e->main_cfg.text);
+        free(e->edited);
+}
+
+static int plan_imports(const struct configure_opts *o, bool add, struct imports_edit *e, struct ctk_error **err)
+{
+        if (ctk_runtime_config_load(o->containerd_config, &e->main_cfg, err) < 0)
+                return -1;
+        /* containerd reads imports relative to its own file: ours is absolute */
+        _cleanup_free_ char *cwd = o->config_path[0] == '/' ? NULL : getcwd(NULL, 0);
+        _cleanup_free_ char *abs = NULL;
+        if (o->config_path[0] != '/' && (cwd == NULL || asprintf(&abs, "%s/%s", cwd, o->config_path) < 0))
+                return ctk_error_set(err, ENOMEM, "cannot make %s absolute", o->config_path);
+        int new_version = o->containerd_version != 0 ? o->containerd_version : 2;
+        return ctk_dropin_containerd_imports(e->main_cfg.text, e->main_cfg.len, o->containerd_config,
+                                             abs != NULL ? abs : o->config_path, add, new_version, &e->edited,
+                                             &e->version, err);
+}
+
+static int apply_imports(const struct configure_opts *o, bool add, const struct imports_edit *e,
+                         struct ctk_error **err)
+{
+        if (e->edited == NULL)
+                return 0;
+        const char *verb = o->dry_run ? (add ? "Would add" : "Would remove") : (add ? "Added" : "Removed");
+        if (!o->dry_run && ((add && ctk_mkdir_parent(o->containerd_config, 0755, err) < 0) ||
+                            ctk_runtime_config_save(o->containerd_config, &e->main_cfg, e->edited, err) < 0))
+                return -1;
+        printf("%s %s %s the imports of %s\n", verb, o->config_path, add ? "to" : "from", o->containerd_config);
+        return 0;
+}
+
+static int remove_dropin(const struct configure_opts *o, const struct loaded *old, struct ctk_error **err)
+{
+        if (strcmp(o->runtime, "containerd") == 0) {
+                struct imports_edit e = {0};
+                int r = plan_imports(o, false, &e, err) < 0 || apply_imports(o, false, &e, err) < 0 ? -1 : 0;
+                imports_edit_clear(&e);
+                if (r < 0)
+                        return -1;
+        }
+        if (old->text == NULL) {
+                printf("Nothing to remove: %s does not exist\n", o->config_path);
+                return 0;
+        }
+        if (o->dry_run) {
+                printf("Would remove %s\n", o->config_path);
+                return 0;
+        }
+        if (unlink(o->config_path) < 0)
+                return ctk_error_errno(err, errno, "cannot remove %s", o->config_path);
+        printf("Removed %s\n", o->config_path);
+        return 0;
+}
+
+int ctk_runtime_configure_dropin(const struct configure_opts *o)
+{
+        _cleanup_error_ struct ctk_error *err = NULL;
+        struct loaded old = {0};
+        if (ctk_runtime_config_load(o->config_path, &old, &err) < 0)
+                return ctk_cli_fail(err);
+        _cleanup_free_ char *old_text = old.text;
+        if (old_text != NULL && !ctk_dropin_is_ours(old_text, old.len)) {
+                ctk_error_set(&err, EEXIST,
+                              "%s exists and was not written by amd-ctk: not %s (move it away, or give another "
+                              "--config-path)",
+                              o->config_path, o->remove ? "removed" : "replaced");
+                return ctk_cli_fail(err);
+        }
+        if (o->remove) {
+                if (remove_dropin(o, &old, &err) < 0)
+                        return ctk_cli_fail(err);
+                if (!o->dry_run)
+                        puts(restart_line(o->runtime));
+                return 0;
+        }
+        struct ctk_dropin d = {.name = RUNTIME_NAME,
+                               .runtime_path = o->runtime_path,
+                               .set_as_default = o->set_default,
+                               .cdi_dirs = cdi_dirs,
+                               .ncdi_dirs = sizeof(cdi_dirs) / sizeof(cdi_dirs[0])};
+        bool containerd = strcmp(o->runtime, "containerd") == 0;
+        __attribute__((cleanup(imports_edit_clear))) struct imports_edit imp = {0};
+        if (containerd) {
+                d.engine = CTK_DROPIN_CONTAINERD;
+                if (plan_imports(o, true, &imp, &err) < 0)
+                        return ctk_cli_fail(err);
+                d.containerd_version = o->containerd_version != 0 ? o->containerd_version : imp.version >= 3 ? 3 : 2;
+        } else {
+                d.engine = strcmp(o->runtime, "podman") == 0 ? CTK_DROPIN_PODMAN : CTK_DROPIN_CRIO;
+        }
+        _cleanup_free_ char *text = ctk_dropin_text(&d);
+        if (text == NULL) {
+                ctk_error_set(&err, ENOMEM, "out of memory");
+                return ctk_cli_fail(err);
+        }
+        if (o->dry_run) {
+                fputs(text, stdout);
+                return apply_imports(o, true, &imp, &err) < 0 ? ctk_cli_fail(err) : 0;
+        }
+        bool same = old_text != NULL && strcmp(old_text, text) == 0;
+        /* the drop-in first: config.toml never imports a file that is not there */
+        if (!same) {
+                if (ctk_mkdir_parent(o->config_path, 0755, &err) < 0 ||
+                    ctk_file_write_atomic_mode(o->config_path, text, strlen(text), NEW_FILE_MODE, &err) < 0)
+                        return ctk_cli_fail(err);
+                printf("Wrote %s\n", o->config_path);
+        }
+        if (apply_imports(o, true, &imp, &err) < 0)
+                return ctk_cli_fail(err);
+        if (same && imp.edited == NULL) {
+                printf("The drop-in is already up to date: %s\n", o->config_path);
+                return 0;
+        }
+        puts(restart_line(o->runtime));
+        return 0;
+}
