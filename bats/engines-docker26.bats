@@ -94,6 +94,24 @@ docker_nodes() {
         [ "$(docker_nodes --device amd.com/gpu=one)" = "$(expected 1)" ]
 }
 
+@test "docker 26 + our runtime: the seccomp NUMA rule opens the memory-policy calls to GPU containers only" {
+        engines_fakefs_mount "$PROFILES/seed-4xmi210.json"
+        engines_in /ctk-build/bin/amd-ctk runtime configure --runtime=docker --cdi --config-path /ctk/daemon.json \
+                --runtime-path /ctk-build/bin/amd-container-runtime >/dev/null
+        engines_dockerd_restart
+        probe() { engines_docker run --rm --network none "$@" busybox numa-probe get_mempolicy set_mempolicy mbind unshare mount; }
+        # a GPU container under Docker 26's default profile: the NUMA calls work, the rest stays denied
+        run probe --runtime=amd -e AMD_VISIBLE_DEVICES=1
+        [ "$status" -eq 0 ]
+        [ "$output" = "$(printf 'get_mempolicy: ok\nset_mempolicy: ok\nmbind: ok\nunshare: EPERM\nmount: EPERM')" ]
+        # without GPUs, and with plain runc: Docker's profile as it is
+        for args in "--runtime=amd" "--runtime=runc -e AMD_VISIBLE_DEVICES=1"; do
+                run probe $args
+                [ "$status" -eq 0 ]
+                [[ "$output" == "get_mempolicy: EPERM"*"mbind: EPERM"* ]]
+        done
+}
+
 @test "docker 26 + CDI: a repartition makes the spec stale, cdi validate says so, regenerating brings the new nodes" {
         engines_fakefs_mount "$PROFILES/mi300x-spx-x8.json"
         ctk cdi generate >/dev/null
@@ -180,6 +198,13 @@ YAML
         [ "$(pnodes --device amd.com/gpu=1)" = "$(expected 1)" ]
         [ "$(pnodes --device amd.com/gpu=0 --device amd.com/gpu=3)" = "$(expected 0 3)" ]
         [ "$(pnodes --device amd.com/gpu=all)" = "$(expected 0 1 2 3)" ]
+        # a spec whose device name changed no longer resolves the old name
+        jq '.devices[2].name = "two"' "$ENGINES_DIR/cdi/amd.json" >"$ENGINES_DIR/cdi/amd.json.new"
+        mv "$ENGINES_DIR/cdi/amd.json.new" "$ENGINES_DIR/cdi/amd.json"
+        run engines_podman run --rm --network none --device amd.com/gpu=2 localhost/busybox true
+        [ "$status" -ne 0 ]
+        [[ "$output" == *"amd.com/gpu=2"* ]]
+        [ "$(pnodes --device amd.com/gpu=two)" = "$(expected 2)" ]
 }
 
 @test "podman 5 + our runtime through the drop-in runtime configure writes: --runtime amd -e AMD_VISIBLE_DEVICES" {

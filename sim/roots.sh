@@ -20,6 +20,15 @@ if [ -f "$dir/.ctk-root" ] && [ "$(cat "$dir/.ctk-root")" = "$stamp" ]; then
         echo "$dir"
         exit 0
 fi
+# one build at a time (a second caller waits, then finds the root built)
+mkdir -p "$(dirname "$dir")"
+if [ -z "${CTK_ROOTS_LOCKED:-}" ] && command -v flock >/dev/null; then
+        CTK_ROOTS_LOCKED=1 exec flock "$dir.lock" sh "$0" "$name" "$suite" "$@"
+fi
+if [ -f "$dir/.ctk-root" ] && [ "$(cat "$dir/.ctk-root")" = "$stamp" ]; then
+        echo "$dir"
+        exit 0
+fi
 if [ "$(id -u)" != 0 ]; then
         echo "roots: building $dir needs root (debootstrap)" >&2
         exit 1
@@ -36,23 +45,33 @@ if [ -z "$mirror" ] && [ -f /etc/apt/sources.list ]; then
         mirror=$(awk '$1 == "deb" && $2 !~ /^\[/ && $2 ~ /\/debian\/?$/ { print $2; exit }' /etc/apt/sources.list)
 fi
 
-# a half-built root from an interrupted run: unmount whatever is left, start over
-if [ -d "$dir" ]; then
+# a half-built root (an interrupted run, a failed try): unmount whatever is
+# left in it, remove it
+clean_dir() {
+        [ -d "$dir" ] || return 0
         grep -F " $(realpath "$dir")/" /proc/mounts | awk '{print $2}' | sort -r | while read -r m; do
                 umount -l "$m" 2>/dev/null || true
         done
         rm -rf "$dir"
-fi
+}
+clean_dir
 mkdir -p "$(dirname "$dir")"
 log=$(mktemp)
 echo "roots: building $dir ($suite: $pkgs)" >&2
+# a download the archive fails now and then is tried again, from scratch
+tries=0
 # shellcheck disable=SC2086
-if ! debootstrap --variant=minbase ${pkgs:+--include="$pkgs"} "$suite" "$dir" $mirror >"$log" 2>&1; then
-        tail -20 "$log" >&2
-        rm -f "$log"
-        echo "roots: debootstrap of $suite into $dir failed (log above)" >&2
-        exit 1
-fi
+until debootstrap --variant=minbase ${pkgs:+--include="$pkgs"} "$suite" "$dir" $mirror >"$log" 2>&1; do
+        tries=$((tries + 1))
+        if [ $tries -ge 3 ]; then
+                tail -20 "$log" >&2
+                rm -f "$log"
+                echo "roots: debootstrap of $suite into $dir failed 3 times (log above)" >&2
+                exit 1
+        fi
+        echo "roots: debootstrap failed, trying again ($(grep '^E:' "$log" | tail -n 1))" >&2
+        clean_dir
+done
 rm -f "$log"
 printf '%s\n' "$stamp" >"$dir/.ctk-root"
 echo "$dir"
