@@ -53,8 +53,7 @@ static int plan_imports(const struct configure_opts *o, bool add, struct imports
                                              &e->version, err);
 }
 
-static int apply_imports(const struct configure_opts *o, bool add, const struct imports_edit *e,
-                         struct ctk_error **err)
+static int apply_imports(const struct configure_opts *o, bool add, const struct imports_edit *e, struct ctk_error **err)
 {
         if (e->edited == NULL)
                 return 0;

@@ -21,7 +21,7 @@ struct configure_opts {
         struct ctk_strv args;
         bool set_default, unset_default, remove, dry_run, cdi, no_cdi;
         bool runtime_path_given, config_path_given;
-        const char *containerd_config; /* containerd: the config.toml that imports the drop-in */
+        const char *containerd_config;       /* containerd: the config.toml that imports the drop-in */
         const char *containerd_version_text; /* --containerd-version as given */
         int containerd_version;              /* containerd: config schema 2 or 3, 0 = from that file */
 };

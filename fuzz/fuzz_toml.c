@@ -28,8 +28,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         FUZZ_ASSERT(listed >= 1);
         ctk_toml_top_clear(&top);
         char *removed = NULL;
-        FUZZ_ASSERT(ctk_dropin_containerd_imports(now, strlen(now), "added", DROPIN, false, 2, &removed, &version,
-                                                  NULL) == 0);
+        FUZZ_ASSERT(
+            ctk_dropin_containerd_imports(now, strlen(now), "added", DROPIN, false, 2, &removed, &version, NULL) == 0);
         if (removed != NULL) {
                 FUZZ_ASSERT(ctk_toml_check(removed, strlen(removed), "removed", &top, NULL) == 0);
                 for (size_t i = 0; i < top.imports.n; i++)

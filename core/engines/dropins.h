@@ -26,8 +26,8 @@ struct ctk_dropin {
         const char *name;         /* runtime name, "amd" */
         const char *runtime_path; /* our runtime's executable */
         bool set_as_default;
-        int containerd_version;         /* containerd's config schema: 2 (containerd 1.x) or 3 (2.x) */
-        const char *const *cdi_dirs;    /* containerd: cdi_spec_dirs */
+        int containerd_version;      /* containerd's config schema: 2 (containerd 1.x) or 3 (2.x) */
+        const char *const *cdi_dirs; /* containerd: cdi_spec_dirs */
         size_t ncdi_dirs;
 };
 

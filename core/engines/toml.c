@@ -51,8 +51,8 @@ static int scalar(struct ctk_toml_parser *p, long long *integer)
         }
         /* integers and floats: underscores only between digits */
         for (size_t i = 0; i < n; i++)
-                if (tok[i] == '_' && (i == 0 || i + 1 == n || !ctk_toml_bare_key_char(tok[i - 1]) || tok[i + 1] == '_' ||
-                                      tok[i - 1] == '.' || tok[i + 1] == '.'))
+                if (tok[i] == '_' && (i == 0 || i + 1 == n || !ctk_toml_bare_key_char(tok[i - 1]) ||
+                                      tok[i + 1] == '_' || tok[i - 1] == '.' || tok[i + 1] == '.'))
                         return ctk_toml_fail(p, s, "misplaced underscore in a number: %s", tok);
         char clean[64], *c = clean;
         for (size_t i = 0; i < n; i++)
@@ -137,7 +137,8 @@ static int inline_table(struct ctk_toml_parser *p, int depth)
                         return 0;
                 }
                 if (ctk_toml_peek(p) != ',')
-                        return ctk_toml_fail(p, p->pos, "expected ',' or '}' in an inline table (which fits on one line)");
+                        return ctk_toml_fail(p, p->pos,
+                                             "expected ',' or '}' in an inline table (which fits on one line)");
                 p->pos++;
         }
 }

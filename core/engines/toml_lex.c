@@ -198,7 +198,8 @@ int ctk_toml_string(struct ctk_toml_parser *p, char **out)
                                 free(buf);
                                 return ctk_toml_fail(p, save - 1, "invalid escape in a string");
                         }
-                        while (ctk_toml_peek(p) == ' ' || ctk_toml_peek(p) == '\t' || ctk_toml_peek(p) == '\n' || ctk_toml_peek(p) == '\r')
+                        while (ctk_toml_peek(p) == ' ' || ctk_toml_peek(p) == '\t' || ctk_toml_peek(p) == '\n' ||
+                               ctk_toml_peek(p) == '\r')
                                 p->pos++;
                 } else {
                         free(buf);

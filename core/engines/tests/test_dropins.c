@@ -36,15 +36,16 @@ static void test_texts(void **state)
                                .cdi_dirs = dirs,
                                .ncdi_dirs = 2};
         _cleanup_free_ char *c2 = ctk_dropin_text(&d);
-        assert_string_equal(c2, CTK_DROPIN_MARK "\n"
-                                                "version = 2\n\n"
-                                                "[plugins.\"io.containerd.grpc.v1.cri\"]\n"
-                                                "  enable_cdi = true\n"
-                                                "  cdi_spec_dirs = [\"/etc/cdi\", \"/var/run/cdi\"]\n\n"
-                                                "[plugins.\"io.containerd.grpc.v1.cri\".containerd.runtimes.\"amd\"]\n"
-                                                "  runtime_type = \"io.containerd.runc.v2\"\n\n"
-                                                "[plugins.\"io.containerd.grpc.v1.cri\".containerd.runtimes.\"amd\".options]\n"
-                                                "  BinaryName = \"/usr/bin/amd-container-runtime\"\n");
+        assert_string_equal(c2, CTK_DROPIN_MARK
+                            "\n"
+                            "version = 2\n\n"
+                            "[plugins.\"io.containerd.grpc.v1.cri\"]\n"
+                            "  enable_cdi = true\n"
+                            "  cdi_spec_dirs = [\"/etc/cdi\", \"/var/run/cdi\"]\n\n"
+                            "[plugins.\"io.containerd.grpc.v1.cri\".containerd.runtimes.\"amd\"]\n"
+                            "  runtime_type = \"io.containerd.runc.v2\"\n\n"
+                            "[plugins.\"io.containerd.grpc.v1.cri\".containerd.runtimes.\"amd\".options]\n"
+                            "  BinaryName = \"/usr/bin/amd-container-runtime\"\n");
         valid_toml(c2);
         assert_true(ctk_dropin_is_ours(c2, strlen(c2)));
         d.containerd_version = 3;
@@ -75,15 +76,14 @@ static void round_trip(const char *in, const char *want, int want_version, const
         char *out = NULL;
         int version = -1;
         _cleanup_error_ struct ctk_error *err = NULL;
-        assert_int_equal(ctk_dropin_containerd_imports(in, strlen(in), "config.toml", DROPIN, true, 2, &out, &version, &err),
-                         0);
+        assert_int_equal(
+            ctk_dropin_containerd_imports(in, strlen(in), "config.toml", DROPIN, true, 2, &out, &version, &err), 0);
         assert_int_equal(version, want_version);
         assert_non_null(out);
         assert_string_equal(out, want);
         char *again = NULL;
-        assert_int_equal(ctk_dropin_containerd_imports(out, strlen(out), "config.toml", DROPIN, true, 2, &again,
-                                                       &version, NULL),
-                         0);
+        assert_int_equal(
+            ctk_dropin_containerd_imports(out, strlen(out), "config.toml", DROPIN, true, 2, &again, &version, NULL), 0);
         assert_null(again); /* added once */
         char *back = NULL;
         assert_int_equal(
@@ -97,11 +97,12 @@ static void round_trip(const char *in, const char *want, int want_version, const
 static void test_imports(void **state)
 {
         (void)state;
-        round_trip("version = 2\n\n[plugins]\n  x = 1\n", "version = 2\n\nimports = [\"" DROPIN "\"]\n[plugins]\n  x = 1\n",
-                   2, "version = 2\n\nimports = []\n[plugins]\n  x = 1\n");
+        round_trip("version = 2\n\n[plugins]\n  x = 1\n",
+                   "version = 2\n\nimports = [\"" DROPIN "\"]\n[plugins]\n  x = 1\n", 2,
+                   "version = 2\n\nimports = []\n[plugins]\n  x = 1\n");
         /* containerd's default file: restored byte for byte */
-        round_trip("version = 2\nimports = []\nroot = \"/r\"\n", "version = 2\nimports = [\"" DROPIN "\"]\nroot = \"/r\"\n", 2,
-                   NULL);
+        round_trip("version = 2\nimports = []\nroot = \"/r\"\n",
+                   "version = 2\nimports = [\"" DROPIN "\"]\nroot = \"/r\"\n", 2, NULL);
         round_trip("version = 3\nimports = [\"/etc/a.toml\"]\nroot = \"/r\"\n",
                    "version = 3\nimports = [\"/etc/a.toml\", \"" DROPIN "\"]\nroot = \"/r\"\n", 3, NULL);
         round_trip("# only a comment\n", "# only a comment\nimports = [\"" DROPIN "\"]\n", 0,
@@ -118,8 +119,8 @@ static void test_imports(void **state)
         /* an invalid file is refused where it is wrong */
         _cleanup_error_ struct ctk_error *err = NULL;
         const char *bad = "version = 2\n[plugins\n";
-        assert_int_equal(ctk_dropin_containerd_imports(bad, strlen(bad), "/etc/containerd/config.toml", DROPIN, true,
-                                                       2, &out, &version, &err),
+        assert_int_equal(ctk_dropin_containerd_imports(bad, strlen(bad), "/etc/containerd/config.toml", DROPIN, true, 2,
+                                                       &out, &version, &err),
                          -1);
         assert_string_equal(err->msg, "/etc/containerd/config.toml:2:9: expected ']' to close the table header");
 }

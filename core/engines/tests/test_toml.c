@@ -66,7 +66,8 @@ static void test_top_level(void **state)
         assert_string_equal(top.imports.v[0], "/a.toml");
         assert_string_equal(top.imports.v[1], "/b c.toml");
         assert_int_equal(top.imports_start, strlen("# comment\nversion = 3\n"));
-        assert_int_equal(top.imports_end, strlen("# comment\nversion = 3\nimports = [\"/a.toml\", '/b c.toml'] # two\n"));
+        assert_int_equal(top.imports_end,
+                         strlen("# comment\nversion = 3\nimports = [\"/a.toml\", '/b c.toml'] # two\n"));
         assert_int_equal(top.body_start, strlen(text) - strlen("[plugins.x]\n  version = 9\n  imports = []\n"));
         ctk_toml_top_clear(&top);
         /* every kind of value */
@@ -130,11 +131,8 @@ static void test_quote(void **state)
 int main(void)
 {
         const struct CMUnitTest tests[] = {
-            cmocka_unit_test(test_engine_files),
-            cmocka_unit_test(test_top_level),
-            cmocka_unit_test(test_errors),
-            cmocka_unit_test(test_nul_byte),
-            cmocka_unit_test(test_quote),
+            cmocka_unit_test(test_engine_files), cmocka_unit_test(test_top_level), cmocka_unit_test(test_errors),
+            cmocka_unit_test(test_nul_byte),     cmocka_unit_test(test_quote),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }
