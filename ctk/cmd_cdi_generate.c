@@ -1,9 +1,11 @@
 /* amd-ctk cdi generate [--output PATH|-] [--device-name-strategy S]
- *                      [--vendor V] [--class C] [--additional-gids] */
+ *                      [--vendor V] [--class C] [--additional-gids]
+ *                      [--force] [--refresh] */
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cmd_cdi.h"
 #include "core/base/base.h"
@@ -22,7 +24,8 @@ static void usage(FILE *f)
               "   its card and render nodes and /dev/kfd, with the host's numbers, mode and\n"
               "   owner.  cdiVersion is the oldest version that has every feature used, so\n"
               "   older container engines accept the spec.  The file is replaced atomically\n"
-              "   and gets mode 0644, so that every CDI client can read it.\n"
+              "   and gets mode 0644, so that every CDI client can read it.  A spec that is\n"
+              "   already what would be written is left as it is (same bytes, same mtime).\n"
               "\n"
               "OPTIONS:\n"
               "   --output PATH                 output file, '-' for stdout (default: \"" CTK_CDI_DEFAULT_OUTPUT "\")\n"
@@ -32,6 +35,10 @@ static void usage(FILE *f)
               "   --additional-gids             add the groups of the device nodes to additionalGids,\n"
               "                                 for containers that run as a non-root user\n"
               "                                 (needs CDI 0.7.0: container engines from 2023 on)\n"
+              "   --force                       write the spec even when it is up to date\n"
+              "   --refresh                     for the refresh service (driver load, repartition):\n"
+              "                                 nothing when config key cdi-refresh is false;\n"
+              "                                 keeps a copy in the state directory\n"
               "   --help, -h                    show help\n",
               f);
 }
@@ -58,11 +65,40 @@ static int parse_strategy(const char *s, struct ctk_cdi_options *o)
         return 0;
 }
 
-static int write_spec(const char *output, const char *text)
+/* Whether output holds text already, with mode 0644. */
+static bool up_to_date(const char *output, const char *text)
+{
+        _cleanup_free_ char *old = NULL;
+        size_t len = 0;
+        struct stat st;
+        _cleanup_error_ struct ctk_error *err = NULL;
+        return lstat(output, &st) == 0 && S_ISREG(st.st_mode) && (st.st_mode & 07777) == 0644 &&
+               ctk_file_read_all(output, &old, &len, &err) == 0 && len == strlen(text) && memcmp(old, text, len) == 0;
+}
+
+/* With --refresh, a copy of what the spec file holds now, in the state
+ * directory: the package's purge removes the spec only when it is still
+ * ours (the same bytes). */
+static int keep_copy(const struct ctk_config *cfg, const char *text, struct ctk_error **err)
+{
+        _cleanup_free_ char *copy = NULL;
+        if (asprintf(&copy, "%s/cdi-generated.json", cfg->state_dir) < 0)
+                return ctk_error_set(err, ENOMEM, "out of memory");
+        if (ctk_mkdir_parent(copy, 0755, err) < 0 ||
+            ctk_file_write_atomic_mode(copy, text, strlen(text), 0644, err) < 0)
+                return ctk_error_prefix(err, "cannot keep a copy of the CDI spec");
+        return 0;
+}
+
+static int write_spec(const char *output, const char *text, bool force)
 {
         _cleanup_error_ struct ctk_error *err = NULL;
         if (strcmp(output, "-") == 0) {
                 fputs(text, stdout);
+                return ctk_cdi_finish_output();
+        }
+        if (!force && up_to_date(output, text)) {
+                printf("CDI spec is up to date: %s\n", output);
                 return ctk_cdi_finish_output();
         }
         if (ctk_mkdir_parent(output, 0755, &err) < 0 ||
@@ -82,12 +118,15 @@ int ctk_cdi_generate_main(struct ctk_cli *cli, int argc, char **argv)
             {"vendor", required_argument, NULL, 'V'},
             {"class", required_argument, NULL, 'C'},
             {"additional-gids", no_argument, NULL, 'g'},
+            {"force", no_argument, NULL, 'f'},
+            {"refresh", no_argument, NULL, 'r'},
             {"help", no_argument, NULL, 'h'},
             {NULL, 0, NULL, 0},
         };
         struct ctk_cdi_options o;
         ctk_cdi_options_init(&o);
         const char *output = CTK_CDI_DEFAULT_OUTPUT;
+        bool force = false, refresh = false;
         optind = 0;
         opterr = 0;
         for (int c; (c = getopt_long(argc, argv, "+h", longopts, NULL)) != -1;) {
@@ -111,6 +150,12 @@ int ctk_cdi_generate_main(struct ctk_cli *cli, int argc, char **argv)
                 case 'g':
                         o.additional_gids = true;
                         break;
+                case 'f':
+                        force = true;
+                        break;
+                case 'r':
+                        refresh = true;
+                        break;
                 case 'h':
                         usage(stdout);
                         return 0;
@@ -124,6 +169,15 @@ int ctk_cdi_generate_main(struct ctk_cli *cli, int argc, char **argv)
                 return ctk_cdi_usage_error("generate", "--output needs a file name or '-'");
 
         _cleanup_error_ struct ctk_error *err = NULL;
+        const struct ctk_config *cfg = NULL;
+        if (refresh) {
+                if (ctk_cli_config(cli, &cfg, &err) < 0)
+                        return ctk_cli_fail(err);
+                if (!cfg->cdi_refresh) {
+                        puts("CDI spec refresh is off (config key cdi-refresh): nothing done");
+                        return 0;
+                }
+        }
         _cleanup_gpu_list_ struct ctk_gpu_list gpus = {0};
         _cleanup_cdi_host_ struct ctk_cdi_host host = {0};
         _cleanup_json_ json_t *spec = NULL;
@@ -136,5 +190,8 @@ int ctk_cdi_generate_main(struct ctk_cli *cli, int argc, char **argv)
                 struct ctk_error oom = {.code = ENOMEM, .msg = (char *)"failed to generate CDI spec: out of memory"};
                 return ctk_cli_fail(&oom);
         }
-        return write_spec(output, text);
+        int rc = write_spec(output, text, force);
+        if (rc == 0 && refresh && strcmp(output, "-") != 0 && keep_copy(cfg, text, &err) < 0)
+                return ctk_cli_fail(err);
+        return rc;
 }

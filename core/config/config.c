@@ -8,6 +8,7 @@
  *   resource-kinds            array of Docker generic resource kinds
  *   seccomp-numa              true | false
  *   cdi-spec-dirs             non-empty array of absolute paths
+ *   cdi-refresh               true | false
  * Unknown keys, duplicate keys and wrong types are errors reported as
  * FILE:LINE:COLUMN: what.  An empty (or blank) file means all defaults. */
 #include "config.h"

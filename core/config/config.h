@@ -25,6 +25,7 @@ struct ctk_config {
         bool seccomp_numa;              /* default true */
         char *ctk_path;                 /* amd-ctk used for hooks, NULL = sibling of the runtime binary */
         struct ctk_strv cdi_spec_dirs;  /* default /etc/cdi, /var/run/cdi */
+        bool cdi_refresh;               /* default true: cdi generate --refresh regenerates the spec */
 };
 
 /* The keys (config_fields.c, free of any JSON library). */

@@ -27,6 +27,7 @@ static const struct ctk_config_field fields[] = {
     {"seccomp-numa", CTK_CONFIG_F_BOOL, false, AT(seccomp_numa)},
     {"ctk-path", CTK_CONFIG_F_PATH, true, AT(ctk_path)},
     {"cdi-spec-dirs", CTK_CONFIG_F_DIRS, false, AT(cdi_spec_dirs)},
+    {"cdi-refresh", CTK_CONFIG_F_BOOL, false, AT(cdi_refresh)},
 };
 #define NFIELDS (sizeof(fields) / sizeof(fields[0]))
 
@@ -61,6 +62,7 @@ int ctk_config_defaults(struct ctk_config *out, struct ctk_error **err)
 {
         _cleanup_config_ struct ctk_config c = {0};
         c.seccomp_numa = true;
+        c.cdi_refresh = true;
         if ((c.log_file = strdup(DEFAULT_LOG_FILE)) == NULL || (c.log_level = strdup(DEFAULT_LOG_LEVEL)) == NULL ||
             (c.state_dir = strdup(DEFAULT_STATE_DIR)) == NULL || ctk_strv_push(&c.resource_kinds, "AMD_GPU") < 0 ||
             ctk_strv_push(&c.resource_kinds, "GPU") < 0 || ctk_strv_push(&c.cdi_spec_dirs, "/etc/cdi") < 0 ||
@@ -153,10 +155,11 @@ int ctk_config_set(struct ctk_config *c, const char *key, const struct ctk_confi
         *at = SIZE_MAX;
         const struct ctk_config_field *f = find_field(key);
         if (f == NULL)
-                return ctk_error_set(err, EINVAL,
-                                     "unknown key \"%s\" (known keys: root, profile, runtime-path, log-file, "
-                                     "log-level, state-dir, resource-kinds, seccomp-numa, ctk-path, cdi-spec-dirs)",
-                                     key);
+                return ctk_error_set(
+                    err, EINVAL,
+                    "unknown key \"%s\" (known keys: root, profile, runtime-path, log-file, "
+                    "log-level, state-dir, resource-kinds, seccomp-numa, ctk-path, cdi-spec-dirs, cdi-refresh)",
+                    key);
         if (f->kind == CTK_CONFIG_F_BOOL) {
                 if (v->kind != CTK_CONFIG_V_BOOL)
                         return ctk_error_set(err, EINVAL, "\"%s\" must be true or false, not %s", f->key, v->type);

@@ -32,7 +32,8 @@ static const char default_dump[] = "{\n"
                                    "    \"cdi-spec-dirs\": [\n"
                                    "        \"/etc/cdi\",\n"
                                    "        \"/var/run/cdi\"\n"
-                                   "    ]\n"
+                                   "    ],\n"
+                                   "    \"cdi-refresh\": true\n"
                                    "}\n";
 
 static void assert_defaults(const struct ctk_config *c)
@@ -52,6 +53,7 @@ static void assert_defaults(const struct ctk_config *c)
         assert_int_equal(c->cdi_spec_dirs.n, 2);
         assert_string_equal(c->cdi_spec_dirs.v[0], "/etc/cdi");
         assert_string_equal(c->cdi_spec_dirs.v[1], "/var/run/cdi");
+        assert_true(c->cdi_refresh);
 }
 
 static int parse(const char *text, struct ctk_config *c, struct ctk_error **err)
@@ -199,11 +201,11 @@ static void test_unknown_key(void **state)
         (void)state;
         check_error("{\n    \"root\": null,\n    \"rot\": \"/\"\n}",
                     "config.json:3:5: unknown key \"rot\" (known keys: root, profile, runtime-path, log-file, "
-                    "log-level, state-dir, resource-kinds, seccomp-numa, ctk-path, cdi-spec-dirs)");
+                    "log-level, state-dir, resource-kinds, seccomp-numa, ctk-path, cdi-spec-dirs, cdi-refresh)");
         /* Keys are case-sensitive and use dashes. */
         check_error("{\"log_level\": \"info\"}",
                     "config.json:1:2: unknown key \"log_level\" (known keys: root, profile, runtime-path, log-file, "
-                    "log-level, state-dir, resource-kinds, seccomp-numa, ctk-path, cdi-spec-dirs)");
+                    "log-level, state-dir, resource-kinds, seccomp-numa, ctk-path, cdi-spec-dirs, cdi-refresh)");
 }
 
 static void test_wrong_types(void **state)
