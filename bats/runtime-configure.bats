@@ -420,9 +420,9 @@ expect_untouched() {
         configure --remove --unset-as-default
         [ "$status" -eq 1 ]
         [ "$output" = "amd-ctk: remove flag cannot be used along with set-as-default flag" ]
-        configure --runtime containerd
+        configure --runtime lxc
         [ "$status" -eq 1 ]
-        [ "$output" = "amd-ctk: unsupported runtime engine: containerd" ]
+        [ "$output" = "amd-ctk: unsupported runtime engine: lxc (docker, containerd, podman or crio)" ]
         configure --remove --runtime-arg --debug
         [ "$status" -eq 1 ]
         [[ "$output" == "amd-ctk: --runtime-path and --runtime-arg only apply when adding the runtime"* ]]
