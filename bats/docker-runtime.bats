@@ -67,6 +67,15 @@ readme_uuid_profile() {
         assert_ls_gpus 0 1 2
 }
 
+@test "AMD_VISIBLE_DEVICES with CDI names (Docker 20.10 has no CDI): amd.com/gpu=1, mixed with a plain index" {
+        ok docker run --rm --runtime=amd -e AMD_VISIBLE_DEVICES=amd.com/gpu=1 rocm/rocm-terminal ls -ln /dev/dri /dev/kfd
+        assert_ls_gpus 1
+        ok docker run --rm --runtime=amd -e AMD_VISIBLE_DEVICES=0,amd.com/gpu=2 rocm/rocm-terminal rocm-smi
+        assert_gpus 0 2
+        fails_with "AMD_VISIBLE_DEVICES: 'example.com/nic=eth0' is a CDI device of another kind than amd.com/gpu" \
+                docker run --rm --runtime=amd -e AMD_VISIBLE_DEVICES=example.com/nic=eth0 rocm/rocm-terminal true
+}
+
 @test "AMD_VISIBLE_DEVICES=0-3,5,8 on this 4-GPU host: docker run fails naming GPU 5, no container left" {
         fails_with "amd-container-runtime: AMD_VISIBLE_DEVICES: GPU 5 does not exist (this host has GPUs 0-3)" \
                 docker run --rm --runtime=amd -e AMD_VISIBLE_DEVICES=0-3,5,8 rocm/rocm-terminal rocm-smi

@@ -9,6 +9,9 @@
  *     A-B                 inclusive range of indices (blanks around '-' allowed)
  *     0xHEX               UUID (KFD unique_id), any case, zero padding allowed
  *     HEX                 UUID written without 0x: more than 8 hex digits
+ *     amd.com/gpu=NAME    a device of our CDI spec by its fully qualified
+ *                         name: NAME is an index, a 0x<UUID> or all (the
+ *                         names `amd-ctk cdi generate` writes)
  * Anything else, an empty TOKEN ("0,,1", "0,"), none/void inside a list, an
  * index or range end that does not exist and a UUID that matches no GPU is an
  * error naming the token.  Ranges are checked against the GPU count before
@@ -170,8 +173,41 @@ static bool has_hex_prefix(struct token t)
         return t.len >= 2 && t.s[0] == '0' && (t.s[1] == 'x' || t.s[1] == 'X');
 }
 
+#define CDI_KIND "amd.com/gpu"
+
+/* A fully qualified CDI name (vendor/class=name): ours resolve like the
+ * plain tokens they name; another vendor's devices are a CDI-capable
+ * engine's to apply. */
+static int select_token(struct token t, const struct ctk_gpu_list *gpus, bool *marks, struct ctk_error **err);
+static int select_cdi_name(struct token t, const char *eq, const struct ctk_gpu_list *gpus, bool *marks,
+                           struct ctk_error **err)
+{
+        size_t kind_len = (size_t)(eq - t.s);
+        struct token name = {eq + 1, t.len - kind_len - 1};
+        if (kind_len != strlen(CDI_KIND) || memcmp(t.s, CDI_KIND, kind_len) != 0)
+                return ctk_error_set(err, EINVAL,
+                                     "'%.*s' is a CDI device of another kind than " CDI_KIND
+                                     ": a CDI-capable engine applies it (docker or podman run --device %.*s)",
+                                     (int)t.len, t.s, (int)t.len, t.s);
+        bool ok =
+            (name.len == 3 && memcmp(name.s, "all", 3) == 0) ||
+            (name.len > 0 && name.len <= MAX_INDEX_DIGITS && all_chars(name, isdigit)) ||
+            (has_hex_prefix(name) && name.len > 2 && all_chars((struct token){name.s + 2, name.len - 2}, isxdigit));
+        if (!ok)
+                return ctk_error_set(err, EINVAL,
+                                     "'%.*s' is not a device name of " CDI_KIND
+                                     " (its names are GPU indices, 0x<UUID> and all)",
+                                     (int)t.len, t.s);
+        if (select_token(name, gpus, marks, err) < 0)
+                return ctk_error_prefix(err, "%.*s", (int)t.len, t.s);
+        return 0;
+}
+
 static int select_token(struct token t, const struct ctk_gpu_list *gpus, bool *marks, struct ctk_error **err)
 {
+        const char *eq = memchr(t.s, '=', t.len);
+        if (eq != NULL && memchr(t.s, '/', (size_t)(eq - t.s)) != NULL)
+                return select_cdi_name(t, eq, gpus, marks, err);
         if (token_is(t, "all")) {
                 for (size_t i = 0; i < gpus->n; i++)
                         marks[i] = true;

@@ -586,10 +586,36 @@ static void test_env_errors_name_the_variable(void **state)
                  "AMD_VISIBLE_DEVICES: GPU range 0-2000000000 goes past the last GPU (this host has GPUs 0-3)");
 }
 
+/* Fully qualified CDI names of our spec (amd.com/gpu=NAME) select what
+ * NAME names, mixed with plain tokens; other kinds and names our spec does
+ * not have are errors naming the token. */
+static void test_cdi_names(void **state)
+{
+        (void)state;
+        LIST("amd.com/gpu=1", &seed, 1);
+        LIST("amd.com/gpu=all", &seed, 0, 1, 2, 3);
+        LIST("amd.com/gpu=0xEA35F57CC80DEB35", &seed, 0);
+        LIST("amd.com/gpu=0x89caa15875ff5a43, 2", &seed, 1, 2);
+        LIST("0,amd.com/gpu=2,amd.com/gpu=0", &seed, 0, 2);
+        check_error("amd.com/gpu=9", &seed, "amd.com/gpu=9: GPU 9 does not exist (this host has GPUs 0-3)");
+        check_error("amd.com/gpu=0-2", &seed,
+                    "'amd.com/gpu=0-2' is not a device name of amd.com/gpu (its names are GPU indices, 0x<UUID> and "
+                    "all)");
+        check_error("amd.com/gpu=", &seed,
+                    "'amd.com/gpu=' is not a device name of amd.com/gpu (its names are GPU indices, 0x<UUID> and all)");
+        check_error("amd.com/gpu=ALL", &seed,
+                    "'amd.com/gpu=ALL' is not a device name of amd.com/gpu (its names are GPU indices, 0x<UUID> and "
+                    "all)");
+        check_error("nvidia.com/gpu=0", &seed,
+                    "'nvidia.com/gpu=0' is a CDI device of another kind than amd.com/gpu: a CDI-capable engine applies "
+                    "it (docker or podman run --device nvidia.com/gpu=0)");
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
             cmocka_unit_test(test_table_all),
+            cmocka_unit_test(test_cdi_names),
             cmocka_unit_test(test_table_range_with_duplicate),
             cmocka_unit_test(test_table_range_past_end),
             cmocka_unit_test(test_table_bad_range_garbage_empty),
