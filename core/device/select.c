@@ -12,6 +12,8 @@
  *     amd.com/gpu=NAME    a device of our CDI spec by its fully qualified
  *                         name: NAME is an index, a 0x<UUID> or all (the
  *                         names `amd-ctk cdi generate` writes)
+ *     0xHEX:N | gpuN      a Swarm resource id (resource_id.h): partition N
+ *                         of a GPU, device N
  * Anything else, an empty TOKEN ("0,,1", "0,"), none/void inside a list, an
  * index or range end that does not exist and a UUID that matches no GPU is an
  * error naming the token.  Ranges are checked against the GPU count before
@@ -27,6 +29,7 @@
 #include <strings.h>
 
 #include "core/base/base.h"
+#include "resource_id.h"
 
 /* Longest decimal token taken as an index; longer all-digit tokens are UUIDs
  * written without 0x (as the Go toolkit does). */
@@ -208,6 +211,13 @@ static int select_token(struct token t, const struct ctk_gpu_list *gpus, bool *m
         const char *eq = memchr(t.s, '=', t.len);
         if (eq != NULL && memchr(t.s, '/', (size_t)(eq - t.s)) != NULL)
                 return select_cdi_name(t, eq, gpus, marks, err);
+        if (ctk_resource_id_is(t.s, t.len)) {
+                size_t i;
+                if (ctk_resource_id_resolve(t.s, t.len, gpus, &i, err) < 0)
+                        return -1;
+                marks[i] = true;
+                return 0;
+        }
         if (token_is(t, "all")) {
                 for (size_t i = 0; i < gpus->n; i++)
                         marks[i] = true;

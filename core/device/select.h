@@ -1,7 +1,8 @@
 /* The GPU selection grammar of AMD_VISIBLE_DEVICES, DOCKER_RESOURCE_<KIND>
  * and `amd-ctk gpu-tracker IDS ...`.
  *
- *   all (any case) | none | comma list of: index, range a-b, UUID
+ *   all (any case) | none | comma list of: index, range a-b, UUID, and the
+ *   Swarm resource ids 0x<UUID>:<N> and gpu<N> (resource_id.h)
  *
  * Tokens are trimmed; duplicates removed; result ascending.  A range is
  * bounded by the GPU count before expansion.  An index or UUID that does not
