@@ -84,11 +84,14 @@ tree() { echo "$TREES/$1"; }
                 # stable key order and types
                 if [ "$n" -gt 0 ]; then
                         [ "$(jq -c '[.[] | keys_unsorted] | unique' <<<"$json")" = \
-                                '[["index","uuid","pci","partition","render_minor","devices"]]' ]
+                                '[["index","uuid","pci","partition","render_minor","devices","swarm_id"]]' ]
                         jq -e 'all(.[]; (.uuid == null or (.uuid | test("^0x[0-9A-F]+$")))
                                  and (.pci | test("^[0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}\\.[0-7]$"))
                                  and (.render_minor | type) == "number"
-                                 and (.devices | map(test("^/dev/dri/(card|renderD)[0-9]+$")) | all))' <<<"$json"
+                                 and (.devices | map(test("^/dev/dri/(card|renderD)[0-9]+$")) | all)
+                                 and (.swarm_id == null or (.swarm_id | test("^0x[0-9A-F]+(:[0-9]+)?$"))))' <<<"$json"
+                # a Swarm id names one device
+                [ "$(jq '[.[].swarm_id | select(. != null)] | length == (unique | length)' <<<"$json")" = true ]
                 fi
                 # the table lists the same devices
                 table=$("$CTK" --profile "$p" gpu list)
@@ -116,11 +119,12 @@ tree() { echo "$TREES/$1"; }
 @test "gpu list --json: the objects of the seed host; a GPU without unique_id has uuid null (N/A in the table)" {
         run "$CTK" --profile "$(profile seed-4xmi210)" gpu list --json
         [ "$status" -eq 0 ]
-        [ "$(jq -c '.[0]' <<<"$output")" = '{"index":0,"uuid":"0xEA35F57CC80DEB35","pci":"0000:03:00.0","partition":"","render_minor":130,"devices":["/dev/dri/card2","/dev/dri/renderD130"]}' ]
+        [ "$(jq -c '.[0]' <<<"$output")" = '{"index":0,"uuid":"0xEA35F57CC80DEB35","pci":"0000:03:00.0","partition":"","render_minor":130,"devices":["/dev/dri/card2","/dev/dri/renderD130"],"swarm_id":"0xEA35F57CC80DEB35"}' ]
         jq 'del(.gpus[1].unique_id)' "$(profile seed-4xmi210)" >"$BATS_TEST_TMPDIR/no-uuid.json"
         run "$CTK" --profile "$BATS_TEST_TMPDIR/no-uuid.json" gpu list --json
         [ "$status" -eq 0 ]
         [ "$(jq -c '[.[].uuid]' <<<"$output")" = '["0xEA35F57CC80DEB35",null,"0x6E32F10EFC982B4C","0x12FE4F7FDAF06B9"]' ]
+        [ "$(jq -c '[.[].swarm_id]' <<<"$output")" = '["0xEA35F57CC80DEB35",null,"0x6E32F10EFC982B4C","0x12FE4F7FDAF06B9"]' ]
         run "$CTK" --profile "$BATS_TEST_TMPDIR/no-uuid.json" gpu list
         [[ "${lines[5]}" == "1         N/A                      /dev/dri/renderD131 "* ]]
 }
@@ -139,6 +143,9 @@ tree() { echo "$TREES/$1"; }
         # within a GPU, ascending render minors; partition 0 carries the mode
         jq -e 'group_by(.pci) | all(.[]; (map(.render_minor) == (map(.render_minor) | sort)))' <<<"$json"
         jq -e '[.[] | select(.partition != "")] | length == 8 and all(.[]; .partition | startswith("cpx_"))' <<<"$json"
+        # the Swarm id of a partition: its GPU's UUID and its place in that GPU
+        jq -e 'group_by(.pci) | all(.[]; . as $g | [range(length)] | all(.[]; . as $n |
+                $g[$n].swarm_id == "\($g[$n].uuid):\($n)"))' <<<"$json"
 }
 
 @test "mi308-x8: partitions of each GPU are contiguous" {

@@ -39,7 +39,8 @@ static void list_usage(FILE *f)
               "\n"
               "OPTIONS:\n"
               "   --json          print a JSON array: index, uuid, pci, partition,\n"
-              "                   render_minor, devices\n"
+              "                   render_minor, devices, swarm_id (the Swarm resource id\n"
+              "                   of runtime configure --swarm-resources)\n"
               "   --all-vendors   list every display/accelerator PCI device (any vendor) with\n"
               "                   its driver and DRM nodes, and whether amd-ctk can manage it\n"
               "   --help, -h      show help\n",
@@ -78,8 +79,20 @@ static void print_table(const struct ctk_gpu_list *l)
         }
 }
 
-static json_t *gpu_json(const struct ctk_gpu *g)
+/* The id runtime configure --swarm-resources writes for the device (uuid
+ * form), or null when it has none. */
+static json_t *swarm_id(const struct ctk_gpu_list *l, size_t i)
 {
+        _cleanup_free_ char *id = NULL;
+        _cleanup_error_ struct ctk_error *err = NULL;
+        if (ctk_resource_id_format(l, i, CTK_RESOURCE_ID_UUID, &id, &err) < 0)
+                return json_null();
+        return json_string(id);
+}
+
+static json_t *gpu_json(const struct ctk_gpu_list *l, size_t i)
+{
+        const struct ctk_gpu *g = &l->v[i];
         json_t *o = json_object();
         json_t *devs = json_array();
         if (o == NULL || devs == NULL) {
@@ -97,6 +110,7 @@ static json_t *gpu_json(const struct ctk_gpu *g)
         json_object_set_new(o, "partition", json_string(g->partition));
         json_object_set_new(o, "render_minor", json_integer(g->render_minor));
         json_object_set_new(o, "devices", devs);
+        json_object_set_new(o, "swarm_id", swarm_id(l, i));
         return o;
 }
 
@@ -104,7 +118,7 @@ static int print_json(const struct ctk_gpu_list *l)
 {
         _cleanup_json_ json_t *arr = json_array();
         for (size_t i = 0; arr != NULL && i < l->n; i++)
-                if (json_array_append_new(arr, gpu_json(&l->v[i])) < 0)
+                if (json_array_append_new(arr, gpu_json(l, i)) < 0)
                         return -1;
         _cleanup_free_ char *s = arr != NULL ? json_dumps(arr, JSON_INDENT(2) | JSON_PRESERVE_ORDER) : NULL;
         if (s == NULL)

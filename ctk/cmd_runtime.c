@@ -1,5 +1,7 @@
 /* amd-ctk runtime configure: registers amd-container-runtime with Docker by
- * editing daemon.json (the editing itself is core/docker_config.c). */
+ * editing daemon.json (the edit itself is core/engines/docker.c; the Swarm
+ * resources cmd_runtime_swarm.c; the options cmd_runtime_opts.c; the other
+ * engines' drop-ins cmd_runtime_dropin.c). */
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
@@ -17,181 +19,12 @@
 #include "core/json/json.h"
 #include "core/engines/engines.h"
 
-#define DEFAULT_DOCKER_CONFIG "/etc/docker/daemon.json"
-
-static const char configure_usage[] =
-    "Usage: amd-ctk runtime configure [options]\n"
-    "\n"
-    "Configure a runtime to the container engine: adds the 'amd' runtime\n"
-    "(amd-container-runtime) to Docker's daemon.json and enables CDI there\n"
-    "(other settings and their order are kept; the previous file is saved as\n"
-    "<config-path>.bak), or writes a drop-in file for containerd (and adds it\n"
-    "to the imports of its config.toml), Podman or CRI-O.  Restart the engine\n"
-    "afterwards (Podman needs no restart).\n"
-    "\n"
-    "Options:\n"
-    "   --runtime NAME          docker, containerd, podman or crio (default: docker)\n"
-    "   --config-path PATH      the file to write (default: " DEFAULT_DOCKER_CONFIG ";\n"
-    "                           /etc/containerd/conf.d/99-amd.toml,\n"
-    "                           /etc/containers/containers.conf.d/99-amd.conf,\n"
-    "                           /etc/crio/crio.conf.d/99-amd.conf)\n"
-    "   --containerd-config PATH  containerd's config.toml, which imports the drop-in\n"
-    "                           (default: /etc/containerd/config.toml; created if missing)\n"
-    "   --containerd-version N  its schema: 2 (containerd 1.x) or 3 (2.x); default: the\n"
-    "                           version that file declares, else 2\n"
-    "   --runtime-path PATH     the runtime executable Docker runs (default: " DEFAULT_RUNTIME_PATH ")\n"
-    "   --runtime-arg ARG       an argument Docker passes to the runtime (runtimeArgs); repeatable\n"
-    "   --cdi                   set features.cdi to true (the default): Docker 25 to 28.1 need it\n"
-    "                           for --device amd.com/gpu=N; 28.2 and later have CDI on by default\n"
-    "   --no-cdi                set features.cdi to false\n"
-    "   --set-as-default        make amd the default runtime (alias --amd-set-as-default)\n"
-    "   --unset-as-default      stop amd being the default runtime (alias --unset-amd-as-default)\n"
-    "   --remove                remove the amd runtime (and amd as the default runtime); keeps\n"
-    "                           features.cdi, which other CDI devices may need, and never\n"
-    "                           touches /etc/cdi\n"
-    "   --dry-run               print the resulting file instead of writing it\n"
-    "   --help, -h              show this help\n";
-
 static const char runtime_usage[] = "Usage: amd-ctk runtime configure [options]\n"
                                     "\n"
                                     "Commands:\n"
                                     "   configure   Configure a runtime to the container engine\n"
                                     "\n"
                                     "Run 'amd-ctk runtime configure --help' for its options.\n";
-
-/* Matches argv[*i] against --name/-name with an optional "=value".
- * Returns 1 and sets *value (NULL when no "=") on a match. */
-static int match(const char *arg, const char *name, const char **value)
-{
-        if (arg[0] != '-')
-                return 0;
-        arg += arg[1] == '-' ? 2 : 1;
-        size_t n = strlen(name);
-        if (strncmp(arg, name, n) != 0 || (arg[n] != '\0' && arg[n] != '='))
-                return 0;
-        *value = arg[n] == '=' ? arg + n + 1 : NULL;
-        return 1;
-}
-
-static int bool_value(const char *opt, const char *value, bool *out)
-{
-        if (value == NULL || strcmp(value, "true") == 0) {
-                *out = true;
-                return 0;
-        }
-        if (strcmp(value, "false") == 0) {
-                *out = false;
-                return 0;
-        }
-        fprintf(stderr, "amd-ctk: option %s takes no value other than true or false (got '%s')\n", opt, value);
-        return -1;
-}
-
-/* The boolean options; value NULL means --name or --name=true. */
-static bool *bool_option(struct configure_opts *o, const char *arg, const char **value)
-{
-        if (match(arg, "set-as-default", value) || match(arg, "amd-set-as-default", value))
-                return &o->set_default;
-        if (match(arg, "unset-as-default", value) || match(arg, "unset-amd-as-default", value))
-                return &o->unset_default;
-        if (match(arg, "remove", value))
-                return &o->remove;
-        if (match(arg, "dry-run", value))
-                return &o->dry_run;
-        if (match(arg, "no-cdi", value))
-                return &o->no_cdi;
-        if (match(arg, "cdi", value))
-                return &o->cdi;
-        return NULL;
-}
-
-/* Returns 0, or the exit code of a usage error. */
-static int parse_opts(int argc, char **argv, struct configure_opts *o)
-{
-        for (int i = 1; i < argc; i++) {
-                const char *a = argv[i], *v = NULL;
-                const char **slot = NULL;
-                bool *flag;
-                if ((flag = bool_option(o, a, &v)) != NULL) {
-                        if (bool_value(a, v, flag) < 0)
-                                return 2;
-                        continue;
-                }
-                if (match(a, "runtime", &v))
-                        slot = &o->runtime;
-                else if (match(a, "config-path", &v)) {
-                        slot = &o->config_path;
-                        o->config_path_given = true;
-                } else if (match(a, "containerd-config", &v))
-                        slot = &o->containerd_config;
-                else if (match(a, "containerd-version", &v))
-                        slot = &o->containerd_version_text;
-                else if (match(a, "runtime-path", &v)) {
-                        slot = &o->runtime_path;
-                        o->runtime_path_given = true;
-                } else if (!match(a, "runtime-arg", &v)) {
-                        fprintf(stderr,
-                                a[0] == '-' ? "amd-ctk: runtime configure: unknown option '%s'\n\n%s"
-                                            : "amd-ctk: runtime configure: unexpected argument '%s'\n\n%s",
-                                a, configure_usage);
-                        return 2;
-                }
-                if (v == NULL) {
-                        if (i + 1 >= argc) {
-                                fprintf(stderr, "amd-ctk: runtime configure: option %s needs a value\n", a);
-                                return 2;
-                        }
-                        v = argv[++i];
-                }
-                if (slot != NULL)
-                        *slot = v;
-                else if (ctk_strv_push(&o->args, v) < 0) {
-                        fputs("amd-ctk: out of memory\n", stderr);
-                        return 1;
-                }
-        }
-        return 0;
-}
-
-/* The checks of the Go tool, same messages; then ours. */
-static int check_opts(const struct configure_opts *o)
-{
-        const char *msg = NULL;
-        bool docker = strcmp(o->runtime, "docker") == 0, containerd = strcmp(o->runtime, "containerd") == 0;
-        if (!docker && !containerd && strcmp(o->runtime, "podman") != 0 && strcmp(o->runtime, "crio") != 0) {
-                fprintf(stderr, "amd-ctk: unsupported runtime engine: %s (docker, containerd, podman or crio)\n",
-                        o->runtime);
-                return 1;
-        }
-        if (!docker && (o->args.n > 0 || o->cdi || o->no_cdi))
-                msg =
-                    "--runtime-arg, --cdi and --no-cdi apply to docker only (containerd's drop-in always enables CDI)";
-        else if (!containerd && (o->containerd_config != NULL || o->containerd_version_text != NULL))
-                msg = "--containerd-config and --containerd-version apply to containerd only";
-        else if (o->containerd_version_text != NULL && strcmp(o->containerd_version_text, "2") != 0 &&
-                 strcmp(o->containerd_version_text, "3") != 0)
-                msg = "--containerd-version is 2 (containerd 1.x) or 3 (containerd 2.x)";
-        else if (o->set_default && o->unset_default)
-                msg = "both set and unset as default cannot be used at the same time";
-        else if (o->remove && (o->set_default || o->unset_default))
-                msg = "remove flag cannot be used along with set-as-default flag";
-        else if ((o->remove || o->unset_default) && (o->runtime_path_given || o->args.n > 0))
-                msg = "--runtime-path and --runtime-arg only apply when adding the runtime (not with --remove or "
-                      "--unset-as-default)";
-        else if (o->cdi && o->no_cdi)
-                msg = "--cdi and --no-cdi cannot be used at the same time";
-        else if ((o->cdi || o->no_cdi) && (o->remove || o->unset_default))
-                msg = "--cdi and --no-cdi only apply when adding the runtime (not with --remove or --unset-as-default)";
-        else if (o->config_path[0] == '\0')
-                msg = "--config-path must not be empty";
-        else if (o->runtime_path[0] == '\0')
-                msg = "--runtime-path must not be empty";
-        if (msg != NULL) {
-                fprintf(stderr, "amd-ctk: %s\n", msg);
-                return 1;
-        }
-        return 0;
-}
 
 /* The file to edit: a symbolic link is followed so that the link survives. */
 static int resolve_target(const char *path, char **out, struct ctk_error **err)
@@ -282,16 +115,38 @@ static void report_unchanged(const struct configure_opts *o, enum ctk_docker_act
                 printf("Nothing to change: %s is not the default runtime in %s\n", RUNTIME_NAME, o->config_path);
 }
 
-static int configure(const struct configure_opts *o)
+/* --swarm-refresh: the file and kind of the record; 1 when there is none
+ * (said), 0 to go on, -1 on error. */
+static int prepare_refresh(struct ctk_cli *cli, struct configure_opts *o, struct swarm_plan *swarm,
+                           struct ctk_error **err)
+{
+        bool found;
+        if (ctk_runtime_swarm_prepare_refresh(cli, swarm, &found, err) < 0)
+                return -1;
+        if (!found) {
+                puts("No Swarm resources to refresh: amd-ctk runtime configure --swarm-resources has written none");
+                return 1;
+        }
+        o->config_path = swarm->config_path;
+        o->swarm_kind = swarm->kind;
+        return 0;
+}
+
+static int configure_docker(struct ctk_cli *cli, struct configure_opts *o, struct swarm_plan *swarm)
 {
         _cleanup_error_ struct ctk_error *err = NULL;
+        if (o->swarm_refresh) {
+                int r = prepare_refresh(cli, o, swarm, &err);
+                if (r != 0)
+                        return r < 0 ? ctk_cli_fail(err) : 0;
+        }
         _cleanup_free_ char *path = NULL;
         if (resolve_target(o->config_path, &path, &err) < 0)
                 return ctk_cli_fail(err);
 
         /* Only adding creates missing directories; without them there is
          * nothing to remove or unset (and nothing to lock). */
-        bool adding = !o->remove && !o->unset_default;
+        bool adding = !o->remove && !o->unset_default && !o->swarm_refresh;
         _cleanup_close_ int lock = -1;
         if (!o->dry_run) {
                 if (adding && ctk_mkdir_parent(path, 0755, &err) < 0)
@@ -326,7 +181,10 @@ static int configure(const struct configure_opts *o)
         const char *prev_default = ctk_docker_default_runtime(doc);
         _cleanup_free_ char *prev_default_copy = prev_default != NULL ? strdup(prev_default) : NULL;
         unsigned changes = 0;
-        if (ctk_docker_config_apply(doc, &edit, &changes, &err) < 0)
+        if (!o->swarm_refresh && ctk_docker_config_apply(doc, &edit, &changes, &err) < 0)
+                return ctk_cli_fail(err);
+        if (o->swarm_kind != NULL && ctk_runtime_swarm_apply(cli, o, swarm, doc, old_text != NULL ? old_text : "",
+                                                             old.len, o->config_path, &err) < 0)
                 return ctk_cli_fail(err);
         _cleanup_free_ char *text =
             ctk_docker_config_dump(doc, old_text != NULL ? ctk_json_guess_indent(old_text, old.len) : 4);
@@ -338,22 +196,44 @@ static int configure(const struct configure_opts *o)
                 fputs(text, stdout);
                 return 0;
         }
-        if (changes == 0) {
-                report_unchanged(o, edit.action, prev_default_copy);
+        /* The record first (even of entries that were already right: they
+         * are ours from now on), then the file. */
+        if (o->swarm_kind != NULL && (swarm->changed || !o->swarm_refresh) &&
+            ctk_runtime_swarm_record(o, swarm, path, &err) < 0)
+                return ctk_cli_fail(err);
+        if (changes == 0 && !swarm->changed) {
+                if (!o->swarm_refresh)
+                        report_unchanged(o, edit.action, prev_default_copy);
+                if (o->swarm_kind != NULL)
+                        ctk_runtime_swarm_report(o, swarm, doc);
                 return 0;
         }
         if (ctk_runtime_config_save(path, &old, text, &err) < 0)
                 return ctk_cli_fail(err);
         report(o, changes, doc);
+        if (o->swarm_kind != NULL)
+                ctk_runtime_swarm_report(o, swarm, doc);
         printf("Updated the config file: %s\n", o->config_path);
-        puts("Please restart docker daemon");
+        if (swarm->changed)
+                puts("Please restart docker daemon: dockerd reads node-generic-resources only when it starts "
+                     "(a reload does not apply them)");
+        else
+                puts("Please restart docker daemon");
         return 0;
 }
 
-static int run_configure(int argc, char **argv)
+static int configure(struct ctk_cli *cli, struct configure_opts *o)
+{
+        struct swarm_plan swarm = {0};
+        int rc = configure_docker(cli, o, &swarm);
+        ctk_runtime_swarm_clear(&swarm);
+        return rc;
+}
+
+static int run_configure(struct ctk_cli *cli, int argc, char **argv)
 {
         if (ctk_cli_wants_help(argc, argv)) {
-                fputs(configure_usage, stdout);
+                fputs(ctk_runtime_configure_usage, stdout);
                 return 0;
         }
         /* Progress lines and an error line on stderr appear in order. */
@@ -363,9 +243,9 @@ static int run_configure(int argc, char **argv)
             .config_path = DEFAULT_DOCKER_CONFIG,
             .runtime_path = DEFAULT_RUNTIME_PATH,
         };
-        int rc = parse_opts(argc, argv, &o);
+        int rc = ctk_runtime_configure_parse(argc, argv, &o);
         if (rc == 0)
-                rc = check_opts(&o);
+                rc = ctk_runtime_configure_check(&o);
         if (rc == 0 && strcmp(o.runtime, "docker") != 0) {
                 if (o.containerd_version_text != NULL)
                         o.containerd_version = o.containerd_version_text[0] - '0';
@@ -378,7 +258,7 @@ static int run_configure(int argc, char **argv)
                                             : "/etc/crio/crio.conf.d/99-amd.conf";
                 rc = ctk_runtime_configure_dropin(&o);
         } else if (rc == 0) {
-                rc = configure(&o);
+                rc = configure(cli, &o);
         }
         ctk_strv_clear(&o.args);
         return rc;
@@ -386,9 +266,8 @@ static int run_configure(int argc, char **argv)
 
 static int run_runtime(struct ctk_cli *cli, int argc, char **argv)
 {
-        (void)cli;
         if (argc >= 2 && strcmp(argv[1], "configure") == 0)
-                return run_configure(argc - 1, argv + 1);
+                return run_configure(cli, argc - 1, argv + 1);
         if (ctk_cli_wants_help(argc, argv) || (argc >= 2 && strcmp(argv[1], "help") == 0)) {
                 fputs(runtime_usage, stdout);
                 return 0;

@@ -97,3 +97,19 @@ char *ctk_str_concat(const char *a, const char *b, const char *c)
         s[la + lb + lc] = '\0';
         return s;
 }
+
+static bool is_blank(char c)
+{
+        return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
+}
+
+const char *ctk_str_trim(const char *s, size_t *len)
+{
+        while (*len > 0 && is_blank(s[0])) {
+                s++;
+                (*len)--;
+        }
+        while (*len > 0 && is_blank(s[*len - 1]))
+                (*len)--;
+        return s;
+}

@@ -22,6 +22,10 @@ void ctk_strv_clear(struct ctk_strv *s); /* frees the strings and the array, lea
  * path join without printf's cost (discovery builds hundreds of paths). */
 char *ctk_str_concat(const char *a, const char *b, const char *c);
 
+/* Narrows s[0..*len) to its part without leading and trailing ASCII blanks
+ * (space, \t, \n, \r, \v, \f); returns the new start. */
+const char *ctk_str_trim(const char *s, size_t *len);
+
 static inline void ctk_strv_clearp(struct ctk_strv *s)
 {
         ctk_strv_clear(s);

@@ -73,6 +73,10 @@ int ctk_config_set(struct ctk_config *c, const char *key, const struct ctk_confi
 /* Checks across keys, once all are set; *key names the member at fault. */
 int ctk_config_finish(const struct ctk_config *c, const char **key, struct ctk_error **err);
 
+/* Whether s is a resource kind resource-kinds accepts: letters, digits, '_',
+ * '-' and '.', at least one. */
+bool ctk_config_kind_valid(const char *s);
+
 /* Fills *out with the defaults. */
 int ctk_config_defaults(struct ctk_config *out, struct ctk_error **err);
 /* Loads path over the defaults.  A missing file is not an error when

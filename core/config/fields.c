@@ -79,6 +79,16 @@ static bool is_kind_char(char c)
                c == '.';
 }
 
+bool ctk_config_kind_valid(const char *s)
+{
+        if (s[0] == '\0')
+                return false;
+        for (const char *p = s; *p != '\0'; p++)
+                if (!is_kind_char(*p))
+                        return false;
+        return true;
+}
+
 /* Checks one string value of field f. */
 static int check_string(const struct ctk_config_field *f, const char *s, struct ctk_error **err)
 {
@@ -103,12 +113,11 @@ static int check_string(const struct ctk_config_field *f, const char *s, struct 
                                      "\"%s\" must be one of \"error\", \"warning\", \"info\", \"debug\" (got \"%s\")",
                                      f->key, s);
         case CTK_CONFIG_F_KINDS:
-                for (const char *p = s; *p != '\0'; p++)
-                        if (!is_kind_char(*p))
-                                return ctk_error_set(err, EINVAL,
-                                                     "\"%s\" entries may only contain letters, digits, '_', '-' and "
-                                                     "'.' (got \"%s\")",
-                                                     f->key, s);
+                if (!ctk_config_kind_valid(s))
+                        return ctk_error_set(err, EINVAL,
+                                             "\"%s\" entries may only contain letters, digits, '_', '-' and "
+                                             "'.' (got \"%s\")",
+                                             f->key, s);
                 return 0;
         case CTK_CONFIG_F_BOOL:
                 break;

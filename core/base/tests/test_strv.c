@@ -55,12 +55,31 @@ static void test_sort_sizes(void **state)
         }
 }
 
+static void test_trim(void **state)
+{
+        (void)state;
+        const char *s = " \t a b\r\n";
+        size_t len = strlen(s);
+        const char *t = ctk_str_trim(s, &len);
+        assert_int_equal(len, 3);
+        assert_memory_equal(t, "a b", 3);
+        len = 3;
+        t = ctk_str_trim(" \f\v", &len);
+        assert_int_equal(len, 0);
+        /* only the first len bytes count */
+        len = 2;
+        t = ctk_str_trim("x   y", &len);
+        assert_int_equal(len, 1);
+        assert_int_equal(t[0], 'x');
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
             cmocka_unit_test(test_concat),
             cmocka_unit_test(test_sorted_vector),
             cmocka_unit_test(test_sort_sizes),
+            cmocka_unit_test(test_trim),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }
