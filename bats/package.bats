@@ -4,7 +4,8 @@
 # once by sim/roots.sh; each test works on a copy-on-write overlay of one),
 # on a host without amdgpu and on the simulated seed host; the CDI refresh
 # service's unit and udev rule checked by systemd 257's own tools; the
-# refresh command on a repartitioned host.
+# refresh command on a repartitioned host, and the unit's commands (the CDI
+# spec and the Swarm entries of daemon.json) as systemd runs them.
 
 bats_require_minimum_version 1.5.0
 
@@ -188,4 +189,32 @@ install_remove_purge() {
         run refresh
         [ "$output" = "CDI spec refresh is off (config key cdi-refresh): nothing done" ]
         [ "$(jq '.devices | length' "$T/cdi/amd.json")" -eq 9 ]
+}
+
+@test "the refresh unit's commands after a repartition: the CDI spec and the Swarm entries follow, a dockerd restart is asked for" {
+        fakefs_require_fuse
+        fakefs_mount "$PROFILES/mi300x-spx-x8.json"
+        export HOST_MNT=$FAKEFS_MNT
+        in_root "$TRIXIE" dpkg -i /debs/$(basename "$(deb)") >/dev/null
+        in_root "$TRIXIE" amd-ctk runtime configure --set-as-default --swarm-resources >/dev/null
+        [ "$(in_root "$TRIXIE" cat /etc/docker/daemon.json | jq '[.["node-generic-resources"][] | select(startswith("AMD_GPU="))] | length')" -eq 8 ]
+        bdf=$("$CTK_BIN/amd-ctk" --root "$FAKEFS_MNT" gpu list --json | jq -r '.[0].pci')
+        echo CPX >"$FAKEFS_MNT/sys/bus/pci/devices/$bdf/current_compute_partition"
+        # what systemd runs, in order
+        in_root "$TRIXIE" cat /lib/systemd/system/amd-cdi-refresh.service | sed -n 's/^ExecStart=//p' >"$T/exec"
+        [ "$(wc -l <"$T/exec")" -eq 2 ]
+        while read -r cmd; do
+                # shellcheck disable=SC2086 # the unit's words
+                in_root "$TRIXIE" $cmd
+        done <"$T/exec" >"$T/out"
+        grep -qx "Generated CDI spec: /etc/cdi/amd.json" "$T/out"
+        grep -qx "Wrote 15 AMD_GPU entries to node-generic-resources (uuid ids; 8 before)" "$T/out"
+        grep -qx "Please restart docker daemon: dockerd reads node-generic-resources only when it starts (a reload does not apply them)" "$T/out"
+        [ "$(in_root "$TRIXIE" cat /etc/cdi/amd.json | jq '.devices | length')" -eq 16 ]
+        [ "$(in_root "$TRIXIE" cat /etc/docker/daemon.json | jq -r '.["node-generic-resources"][0]')" = \
+                "AMD_GPU=$("$CTK_BIN/amd-ctk" --root "$FAKEFS_MNT" gpu list --json | jq -r '.[0].uuid'):0" ]
+        # purge removes the record with the state
+        in_root "$TRIXIE" test -f /var/lib/amd-container-toolkit/swarm-resources.json
+        in_root "$TRIXIE" dpkg -P amd-container-toolkit >/dev/null
+        in_root "$TRIXIE" test ! -e /var/lib/amd-container-toolkit/swarm-resources.json
 }

@@ -44,7 +44,7 @@ entries() {
 }
 
 # resolved ID: the DRM nodes the runtime gives a container whose
-# DOCKER_RESOURCE_AMD_GPU is ID, sorted, one a line.
+# DOCKER_RESOURCE_AMD_GPU is ID, sorted, on one line.
 resolved() {
         local b=$DIR/bundle
         mkdir -p "$b"
@@ -52,28 +52,23 @@ resolved() {
                 '{ociVersion: "1.0.2", process: {args: ["true"], env: [$e], cwd: "/"}, root: {path: "rootfs"}, linux: {}}' \
                 >"$b/config.json"
         "$CTK_BIN/amd-container-runtime" --amd-config="$TK" create --bundle "$b" c1 || return 1
-        jq -r '.linux.devices[].path | select(startswith("/dev/dri/"))' "$b/config.json" | sort
+        jq -r '[.linux.devices[].path | select(startswith("/dev/dri/"))] | sort | join(" ")' "$b/config.json"
 }
 
-# gpu_nodes INDEX: the DRM nodes of device INDEX as gpu list shows them.
-gpu_nodes() {
-        "$AMD_CTK" --config "$TK" gpu list --json | jq -r --argjson i "$1" '.[$i].devices[]' | sort
-}
-
-# every entry of the file resolves to the device with its index, and to it alone
+# every entry of the file resolves to the device with its index (the DRM
+# nodes gpu list shows for it), and to it alone
 assert_entries_resolve() {
-        local i=0 id
+        local i=0 id got want=()
+        mapfile -t want < <("$AMD_CTK" --config "$TK" gpu list --json | jq -r '.[] | .devices | sort | join(" ")')
         for id in $(entries | sed -n 's/^AMD_GPU=//p'); do
-                [ "$(resolved "$id")" = "$(gpu_nodes "$i")" ] || {
-                        echo "AMD_GPU=$id resolves to:"
-                        resolved "$id"
-                        echo "but device $i has:"
-                        gpu_nodes "$i"
+                got=$(resolved "$id")
+                [ "$got" = "${want[$i]}" ] || {
+                        echo "AMD_GPU=$id resolves to '$got', but device $i has '${want[$i]}'"
                         return 1
                 }
                 i=$((i + 1))
         done
-        [ "$i" -eq "$("$AMD_CTK" --config "$TK" gpu list --json | jq length)" ]
+        [ "$i" -eq "${#want[@]}" ]
 }
 
 @test "seed host: one AMD_GPU=<uuid> entry per GPU, other kinds kept in place, the .bak, the record" {

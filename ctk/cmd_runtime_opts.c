@@ -159,9 +159,9 @@ int ctk_runtime_configure_parse(int argc, char **argv, struct configure_opts *o)
 static const char *check_swarm(const struct configure_opts *o)
 {
         bool docker = strcmp(o->runtime, "docker") == 0;
-        if (o->swarm_refresh && (o->swarm_kind != NULL || o->swarm_ids != NULL || o->remove || o->set_default ||
-                                 o->unset_default || o->cdi || o->no_cdi || o->config_path_given ||
-                                 o->runtime_path_given || o->args.n > 0 || !docker))
+        if (o->swarm_refresh &&
+            (o->swarm_kind != NULL || o->swarm_ids != NULL || o->remove || o->set_default || o->unset_default ||
+             o->cdi || o->no_cdi || o->config_path_given || o->runtime_path_given || o->args.n > 0 || !docker))
                 return "--swarm-refresh takes no other option than --dry-run (it rewrites the file and kind that "
                        "--swarm-resources wrote last)";
         if (o->swarm_kind == NULL) {

@@ -42,8 +42,8 @@ static int record_path(struct ctk_cli *cli, struct swarm_plan *p, struct ctk_err
 
 static int bad_record(const char *path, const char *what, struct ctk_error **err)
 {
-        return ctk_error_set(err, EINVAL,
-                             "%s: %s; remove it and run amd-ctk runtime configure --swarm-resources again", path, what);
+        return ctk_error_set(err, EINVAL, "%s: %s; remove it and run amd-ctk runtime configure --swarm-resources again",
+                             path, what);
 }
 
 /* Reads the record at p->record into p; *found false when there is none. */

@@ -19,7 +19,8 @@
 # Both daemons run in a network namespace of their own (loopback up, IPv4
 # forwarding on there, so dockerd does not add "IPv4 forwarding is disabled"
 # to every docker run on a host that has it off), which dockerd_restart
-# joins again. Swarm mode needs it too: `docker swarm init` creates network
+# joins again: a new one, or with DOCKERD_NETNS=NAME the named one
+# (`ip netns add NAME`) that the caller set up (helpers/swarm_cluster.bash). Swarm mode needs it too: `docker swarm init` creates network
 # interfaces (docker_gwbridge) that would outlive the test and collide with
 # another private dockerd; in the namespace they vanish with the daemons.
 # Plain bash: sim/sim.sh uses the same functions. Every function works under
@@ -72,7 +73,9 @@ disabled_plugins = ["io.containerd.grpc.v1.cri"]
 [plugins."io.containerd.internal.v1.opt"]
   path = "$d/ctr/opt"
 TOML
-        local netns=(unshare --net sh -c 'ip link set lo up && echo 1 >/proc/sys/net/ipv4/ip_forward && exec "$@"' netns)
+        local setup='ip link set lo up && echo 1 >/proc/sys/net/ipv4/ip_forward && exec "$@"'
+        local netns=(unshare --net sh -c "$setup" netns)
+        [ -z "${DOCKERD_NETNS:-}" ] || netns=(nsenter --net="/run/netns/$DOCKERD_NETNS" sh -c "$setup" netns)
         PATH=$CTK_BIN:$PATH setsid "${netns[@]}" containerd --config "$d/containerd.toml" \
                 </dev/null >"$d/containerd.log" 2>&1 3>&- &
         echo $! >"$d/containerd.pid"
@@ -149,6 +152,15 @@ _dockerd_kill() {
 dockerd_stop() {
         local d=${DOCKERD_DIR:-}
         [ -n "$d" ] && [ -d "$d" ] || return 0
+        dockerd_halt
+        ctk_rm_tmpdir "$d" || return 1
+        unset DOCKERD_DIR DOCKERD_CONFIG DOCKER_HOST DOCKER_CONFIG
+}
+
+# dockerd_halt: dockerd_stop without removing DOCKERD_DIR (for a caller that
+# has more to stop below it first).
+dockerd_halt() {
+        local d=$DOCKERD_DIR
         if [ -S "$d/d.sock" ] && [ -e "$d/dockerd.launch.pid" ]; then
                 local ids
                 ids=$(timeout 20 docker ps -aq 2>/dev/null) || ids=
@@ -158,8 +170,6 @@ dockerd_stop() {
         _ctk_kill_runc_containers "$d/x"
         ctk_kill_pidfile "$d/containerd.pid" 20
         _ctk_kill_shims "$d/c.sock"
-        ctk_rm_tmpdir "$d" || return 1
-        unset DOCKERD_DIR DOCKERD_CONFIG DOCKER_HOST DOCKER_CONFIG
 }
 
 # Containers still known to runc under dockerd's exec root (one state root per

@@ -14,7 +14,9 @@
 #   /ctk-host   the simulated host (engines_fakefs_mount), served inside
 #   /etc/cdi    ENGINES_DIR/cdi; /etc/amd-container-toolkit ENGINES_DIR/toolkit;
 #               /etc/containers/containers.conf.d ENGINES_DIR/containers.conf.d
-# engines_in CMD... runs CMD in the root; engines_docker ARGS... is its
+# With ENGINES_NETNS=NAME the namespace joins the named network namespace
+# (`ip netns add NAME`, set up by the caller: helpers/swarm_cluster.bash)
+# instead of a new one.  engines_in CMD... runs CMD in the root; engines_docker ARGS... is its
 # docker client on dockerd 26; engines_podman [--runtime NAME] ARGS... is
 # podman 5 with private storage in ENGINES_DIR (runtime runc by default:
 # crun refuses hybrid cgroups).
@@ -52,7 +54,9 @@ echo 1 >/proc/sys/net/ipv4/ip_forward
 touch "$e/ns.ready"
 exec sleep infinity
 NS
-        setsid unshare -m -n --propagation private sh "$e/ns.sh" </dev/null >"$e/ns.log" 2>&1 3>&- &
+        local ns=(unshare -m -n --propagation private)
+        [ -z "${ENGINES_NETNS:-}" ] || ns=(nsenter --net="/run/netns/$ENGINES_NETNS" unshare -m --propagation private)
+        setsid "${ns[@]}" sh "$e/ns.sh" </dev/null >"$e/ns.log" 2>&1 3>&- &
         echo $! >"$e/ns.pid"
         ENGINES_PID=$!
         export ENGINES_PID

@@ -1,0 +1,198 @@
+# A Docker Swarm of three private dockerds on one machine, for
+# bats/docker-swarm-cluster.bats.
+#
+#   load helpers/common; load helpers/dockerd; load helpers/images
+#   load helpers/engines; load helpers/swarm_cluster
+#   setup_file()    { cluster_net_up; cluster_node_start 0 PROFILE ARGS...; ...; }
+#   teardown_file() { cluster_stop; }
+#
+# The network: a namespace CLUSTER_NS-hub holding a bridge, and one
+# namespace CLUSTER_NS-nI per node whose eth0 (a veth pair with the hub's
+# nI on the bridge) has the address 198.18.0.(10+I)/24 and whose loopback is
+# up.  198.18.0.0/15 is reserved for benchmarks: no host route and none of
+# Docker's address pools use it.  Nothing is created in the host's network
+# namespace; CLUSTER_NS holds a random part, so a leftover of another run
+# never collides.  The daemons of node I (helpers/dockerd.bash) run in its
+# namespace and below CLUSTER_DIR/nI (sockets, data, logs), with a simulated
+# host of their own, a FUSE mount at CLUSTER_DIR/nI/host that the runtime
+# reads (toolkit configuration CLUSTER_DIR/nI/toolkit.json).  One node may
+# run Debian 13's dockerd 26 instead (cluster_engines_node_start): the root
+# and namespace of helpers/engines.bash, joined to the node's network
+# namespace, its simulated host at /ctk-host inside.
+#
+# on I CMD...   runs CMD with the docker client (DOCKER_HOST) of node I
+# cluster_leftovers prints whatever the cluster left behind (namespaces,
+# interfaces, mounts, processes, containers, files): nothing once
+# cluster_stop has run.
+
+CLUSTER_NET=198.18.0
+
+# cluster_net_up: the namespaces, the bridge and the veth pairs of 3 nodes.
+cluster_net_up() {
+        CLUSTER_NS=ctksw$(od -An -N3 -tx1 /dev/urandom | tr -d ' \n')
+        CLUSTER_DIR=$(ctk_tmpdir swarm) || return 1
+        export CLUSTER_NS CLUSTER_DIR
+        echo "$CLUSTER_NS" >"$CLUSTER_DIR/ns-prefix"
+        local hub=$CLUSTER_NS-hub i
+        ip netns add "$hub" || return 1
+        ip -n "$hub" link add br0 type bridge || return 1
+        ip -n "$hub" link set br0 up || return 1
+        for i in 0 1 2; do
+                ip netns add "$CLUSTER_NS-n$i" || return 1
+                ip -n "$hub" link add "n$i" type veth peer name eth0 netns "$CLUSTER_NS-n$i" || return 1
+                ip -n "$hub" link set "n$i" master br0 up || return 1
+                ip -n "$CLUSTER_NS-n$i" addr add "$CLUSTER_NET.$((10 + i))/24" dev eth0 || return 1
+                ip -n "$CLUSTER_NS-n$i" link set eth0 up || return 1
+                ip -n "$CLUSTER_NS-n$i" link set lo up || return 1
+        done
+}
+
+# the containers' ids, gathered by cluster_stop for cluster_leftovers
+_cluster_ids() { echo "${BATS_FILE_TMPDIR:-/tmp}/$CLUSTER_NS.containers"; }
+
+# cluster_addr I: node I's address.
+cluster_addr() { echo "$CLUSTER_NET.$((10 + $1))"; }
+
+# _cluster_engines_node: the node that runs dockerd 26, if any.
+_cluster_engines_node() { cat "$CLUSTER_DIR/engines-node" 2>/dev/null || true; }
+
+# on I CMD...: CMD with node I's docker client (this host's, which speaks
+# to dockerd 26 too).
+on() {
+        local i=$1
+        shift
+        if [ "$(_cluster_engines_node)" = "$i" ]; then
+                DOCKER_HOST=unix://$ENGINES_DIR/d.sock DOCKER_CONFIG=$CLUSTER_DIR/client-$i "$@"
+        else
+                DOCKER_HOST=unix://$CLUSTER_DIR/n$i/d.sock DOCKER_CONFIG=$CLUSTER_DIR/n$i/client "$@"
+        fi
+}
+
+# cluster_gpu_list I: `amd-ctk gpu list --json` on node I's simulated host.
+cluster_gpu_list() {
+        if [ "$(_cluster_engines_node)" = "$1" ]; then
+                engines_in /ctk-build/bin/amd-ctk gpu list --json
+        else
+                "$CTK_BIN/amd-ctk" --config "$CLUSTER_DIR/n$1/toolkit.json" gpu list --json
+        fi
+}
+
+# _cluster_use I: the dockerd helpers' variables for node I.
+_cluster_use() {
+        DOCKERD_DIR=$CLUSTER_DIR/n$1
+        DOCKERD_CONFIG=$DOCKERD_DIR/daemon.json
+        DOCKER_HOST=unix://$DOCKERD_DIR/d.sock
+        DOCKER_CONFIG=$DOCKERD_DIR/client
+        export DOCKERD_DIR DOCKERD_CONFIG DOCKER_HOST DOCKER_CONFIG
+}
+
+# cluster_node_start I PROFILE [ARG...]: node I: PROFILE's host over FUSE,
+# the runtime's configuration, daemon.json from `amd-ctk runtime configure
+# --set-as-default --swarm-resources ARG...` (its output in
+# CLUSTER_DIR/nI/configure.out), its daemons, the test images.
+cluster_node_start() {
+        local i=$1 profile=$2 d=$CLUSTER_DIR/n$1
+        shift 2
+        mkdir -p "$d/host" || return 1
+        "$CTK_BIN/amd-ctk-fakefs" mount "$profile" "$d/host" --pidfile "$d/fakefs.pid" || return 1
+        jq -n --arg root "$d/host" --arg log "$d/runtime.log" --arg state "$d/state" \
+                '{"root": $root, "log-file": $log, "log-level": "debug", "state-dir": $state}' >"$d/toolkit.json"
+        _cluster_use "$i"
+        dockerd_write_config '{}' || return 1
+        "$CTK_BIN/amd-ctk" --config "$d/toolkit.json" runtime configure --config-path "$DOCKERD_CONFIG" \
+                --set-as-default --runtime-arg="--amd-config=$d/toolkit.json" --swarm-resources "$@" \
+                >"$d/configure.out" 2>&1 || {
+                cat "$d/configure.out" >&2
+                return 1
+        }
+        DOCKERD_NETNS=$CLUSTER_NS-n$i dockerd_start "$d" || return 1
+        images_docker_import
+}
+
+# cluster_engines_node_start I PROFILE [ARG...]: node I on dockerd 26 (its
+# root built once by sim/engines.sh), PROFILE's host over FUSE at /ctk-host,
+# daemon.json from the same runtime configure, run inside that root.
+cluster_engines_node_start() {
+        local i=$1 profile=$2
+        shift 2
+        mkdir -p "$CLUSTER_DIR/client-$i" && echo '{}' >"$CLUSTER_DIR/client-$i/config.json" || return 1
+        ENGINES_NETNS=$CLUSTER_NS-n$i engines_start || return 1
+        echo "$i" >"$CLUSTER_DIR/engines-node"
+        readlink "/proc/$ENGINES_PID/ns/mnt" >"$(_cluster_ids).mntns"
+        engines_fakefs_mount "$profile" || return 1
+        echo '{"root": "/ctk-host", "log-file": "/ctk/runtime.log", "log-level": "debug", "state-dir": "/ctk/state"}' \
+                >"$ENGINES_DIR/toolkit/config.json"
+        engines_in /ctk-build/bin/amd-ctk runtime configure --config-path /ctk/daemon.json --set-as-default \
+                --swarm-resources "$@" >"$CLUSTER_DIR/n$i.configure.out" 2>&1 || {
+                cat "$CLUSTER_DIR/n$i.configure.out" >&2
+                return 1
+        }
+        engines_dockerd_restart
+}
+
+# cluster_node_kill I: SIGKILL to node I's dockerd (containerd, the shims and
+# the containers go on running, as after a crash of dockerd alone).
+cluster_node_kill() {
+        kill -KILL "$(cat "$CLUSTER_DIR/n$1/dockerd.launch.pid")"
+}
+
+# cluster_stop: every node's containers and daemons, its FUSE host, its
+# directory; the namespaces; CLUSTER_DIR.  Safe after any failure, and
+# twice.
+cluster_stop() {
+        [ -n "${CLUSTER_DIR:-}" ] && [ -d "$CLUSTER_DIR" ] || return 0
+        local i d rc=0
+        # the containers of every node, for cluster_leftovers
+        for i in 0 1 2; do
+                timeout 20 on "$i" docker ps -aq --no-trunc 2>/dev/null || true
+        done >>"$(_cluster_ids)"
+        if [ -n "$(_cluster_engines_node)" ]; then
+                engines_fakefs_umount
+                engines_stop
+        fi
+        for i in 2 1 0; do
+                d=$CLUSTER_DIR/n$i
+                [ -d "$d" ] || continue
+                _cluster_use "$i"
+                # (a node whose dockerd was killed: its containers through runc)
+                dockerd_halt || rc=1
+                if [ -e "$d/fakefs.pid" ]; then
+                        "$CTK_BIN/amd-ctk-fakefs" umount "$d/host" 2>/dev/null || umount -l "$d/host" 2>/dev/null || true
+                        ctk_kill_pidfile "$d/fakefs.pid" 10
+                fi
+        done
+        ctk_rm_tmpdir "$CLUSTER_DIR" || rc=1
+        for i in 0 1 2 hub; do
+                [ "$i" = hub ] || i=n$i
+                ip netns del "$CLUSTER_NS-$i" 2>/dev/null || true
+        done
+        return $rc
+}
+
+# cluster_leftovers: one line per thing the cluster left behind.
+cluster_leftovers() {
+        local ns=${CLUSTER_NS:?} dir=${CLUSTER_DIR:?} f id
+        ip netns list | awk -v p="$ns-" 'index($1, p) == 1 { print "network namespace " $1 }'
+        ip -o link show | awk -F': ' -v p="$ns" 'index($2, p) == 1 { print "interface " $2 }'
+        ctk_mounts_under "$dir" | sed 's/^/mount /'
+        [ ! -e "$dir" ] || echo "directory $dir"
+        for f in /proc/[0-9]*/cmdline; do
+                { tr '\0' ' ' <"$f"; } 2>/dev/null | grep -qF -- "$dir/" || continue
+                f=${f#/proc/}
+                echo "process ${f%/cmdline}: $(tr '\0' ' ' <"/proc/${f%/cmdline}/cmdline" 2>/dev/null)"
+        done
+        # dockerd 26's namespace: every process in it
+        if [ -s "$(_cluster_ids).mntns" ]; then
+                local mnt
+                mnt=$(cat "$(_cluster_ids).mntns")
+                for f in /proc/[0-9]*; do
+                        [ "$(readlink "$f/ns/mnt" 2>/dev/null)" != "$mnt" ] || echo "process ${f#/proc/} of dockerd 26's namespace"
+                done
+        fi
+        # the containers' processes, by the cgroups dockerd gave them
+        if [ -s "$(_cluster_ids)" ]; then
+                for id in $(sort -u "$(_cluster_ids)"); do
+                        grep -l -- "$id" /proc/[0-9]*/cgroup 2>/dev/null | sed "s|/proc/\([0-9]*\)/cgroup|process \1 of container $id|"
+                done
+        fi
+}
