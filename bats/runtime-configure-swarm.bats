@@ -215,6 +215,18 @@ amd-ctk: $CFG:2:3: \"node-generic-resources\" must be an array of \"KIND=VALUE\"
         cmp "$CFG" "$DIR/before"
         swarm --swarm-resources --swarm-resource-ids index
         [ "$status" -eq 0 ]
+        # the record (which names the file root rewrites) is refused in a
+        # state directory every user may write to; the file stays as it was
+        chmod 0777 "$DIR/state"
+        cp "$CFG" "$DIR/before"
+        why="GPU Tracker state directory $DIR/state is writable by every user: refused (chmod o-w $DIR/state, or set state-dir to a directory only root can write)"
+        swarm --swarm-resources --swarm-resource-ids index
+        [ "$status" -eq 1 ]
+        [ "${lines[-1]}" = "amd-ctk: cannot record the Swarm resources written: $why" ] || { echo "$output"; false; }
+        cmp "$CFG" "$DIR/before"
+        refresh
+        [ "$status" -eq 1 ]
+        [ "$output" = "amd-ctk: cannot read the Swarm resources' record: $why" ]
 }
 
 @test "--swarm-refresh after a repartition: entries rewritten and a restart asked for; up to date; edited entries left alone" {

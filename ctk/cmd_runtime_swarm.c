@@ -10,7 +10,6 @@
  * entries only while the file still holds what the record says we wrote:
  * entries edited or removed by hand are left alone. */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +23,7 @@
 #include "core/device/device.h"
 #include "core/engines/engines.h"
 #include "core/json/json.h"
+#include "core/tracker/tracker.h"
 
 #define RECORD_NAME "swarm-resources.json"
 
@@ -46,10 +46,30 @@ static int bad_record(const char *path, const char *what, struct ctk_error **err
                              path, what);
 }
 
+/* The record names the file that root rewrites: it is kept only in a state
+ * directory that not every user may write to (as the tracker's state). */
+static int check_dir(const struct swarm_plan *p, bool missing_ok, struct ctk_error **err)
+{
+        _cleanup_free_ char *dir = strdup(p->record);
+        char *slash = dir != NULL ? strrchr(dir, '/') : NULL;
+        if (slash == NULL)
+                return ctk_error_set(err, ENOMEM, "out of memory");
+        *slash = '\0';
+        if (ctk_tracker_dir_check(dir[0] != '\0' ? dir : "/", err) == 0)
+                return 0;
+        if (missing_ok && (*err)->code == ENOENT) {
+                ctk_error_free(ctk_steal(err));
+                return 0;
+        }
+        return -1;
+}
+
 /* Reads the record at p->record into p; *found false when there is none. */
 static int read_record(struct swarm_plan *p, bool *found, struct ctk_error **err)
 {
         *found = false;
+        if (check_dir(p, true, err) < 0)
+                return ctk_error_prefix(err, "cannot read the Swarm resources' record");
         struct ctk_file_view v = {0};
         if (ctk_file_view_open_nofollow(p->record, &v, err) < 0) {
                 if ((*err)->code != ENOENT)
@@ -189,7 +209,7 @@ int ctk_runtime_swarm_record(const struct configure_opts *o, const struct swarm_
         _cleanup_free_ char *line = NULL;
         if (text == NULL || asprintf(&line, "%s\n", text) < 0)
                 return ctk_error_set(err, ENOMEM, "out of memory");
-        if (ctk_mkdir_parent(p->record, 0755, err) < 0 ||
+        if (ctk_mkdir_parent(p->record, 0755, err) < 0 || check_dir(p, false, err) < 0 ||
             ctk_file_write_atomic_mode(p->record, line, strlen(line), 0644, err) < 0)
                 return ctk_error_prefix(err, "cannot record the Swarm resources written");
         return 0;
