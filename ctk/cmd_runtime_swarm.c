@@ -50,12 +50,7 @@ static int bad_record(const char *path, const char *what, struct ctk_error **err
  * directory that not every user may write to (as the tracker's state). */
 static int check_dir(const struct swarm_plan *p, bool missing_ok, struct ctk_error **err)
 {
-        _cleanup_free_ char *dir = strdup(p->record);
-        char *slash = dir != NULL ? strrchr(dir, '/') : NULL;
-        if (slash == NULL)
-                return ctk_error_set(err, ENOMEM, "out of memory");
-        *slash = '\0';
-        if (ctk_tracker_dir_check(dir[0] != '\0' ? dir : "/", err) == 0)
+        if (ctk_tracker_dir_check(p->cfg->state_dir, err) == 0)
                 return 0;
         if (missing_ok && (*err)->code == ENOENT) {
                 ctk_error_free(ctk_steal(err));
@@ -183,7 +178,7 @@ int ctk_runtime_swarm_record(const struct configure_opts *o, const struct swarm_
 {
         if (o->remove) {
                 /* only a record of this file and kind */
-                struct swarm_plan r = {.record = strdup(p->record)};
+                struct swarm_plan r = {.record = strdup(p->record), .cfg = p->cfg};
                 bool found = false;
                 _cleanup_free_ char *abs = absolute(path);
                 if (r.record == NULL || abs == NULL || read_record(&r, &found, err) < 0) {
