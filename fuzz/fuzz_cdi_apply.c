@@ -47,9 +47,11 @@ static void apply(const json_t *spec, json_t *oci)
         }
         json_array_foreach(json_object_get(spec, "devices"), i, d)
         {
-                if (n > MAX_DEVICES || ctk_cdi_edits_from_json(json_object_get(d, "containerEdits"), &edits[n], NULL) < 0)
+                if (n > MAX_DEVICES ||
+                    ctk_cdi_edits_from_json(json_object_get(d, "containerEdits"), &edits[n], NULL) < 0)
                         break;
-                o[n] = (struct ctk_cdi_origin){.name = json_string_value(json_object_get(d, "name")), .edits = &edits[n]};
+                o[n] =
+                    (struct ctk_cdi_origin){.name = json_string_value(json_object_get(d, "name")), .edits = &edits[n]};
                 n++;
         }
         _cleanup_json_ json_t *before = json_deep_copy(oci);
