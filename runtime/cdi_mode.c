@@ -198,8 +198,7 @@ static int attempt(struct rt_job *j, bool plain, const struct ctk_strv *later, c
                                    ? ctk_error_set(err, ENOMEM, "out of memory")
                                    : 0;
                 }
-                if (rt_job_backend(j, err) < 0 ||
-                    ctk_cdi_stale_check(&j->cache, RT_OUR_KIND, NULL, j->backend, why, err) < 0)
+                if (rt_job_backend(j, err) < 0 || ctk_cdi_stale_dri(&j->cache, RT_OUR_KIND, j->backend, why, err) < 0)
                         return -1;
                 if (*why != NULL)
                         return 0;
@@ -220,8 +219,8 @@ static int attempt(struct rt_job *j, bool plain, const struct ctk_strv *later, c
         j->names = names;
         j->sources = sources;
         names = sources = (struct ctk_strv){0};
-        if (ours && (rt_job_backend(j, err) < 0 ||
-                     ctk_cdi_stale_check(&j->cache, RT_OUR_KIND, &j->cdi, j->backend, why, err) < 0))
+        if (ours &&
+            (rt_job_backend(j, err) < 0 || ctk_cdi_stale_requested(&j->cdi, RT_OUR_KIND, j->backend, why, err) < 0))
                 return -1;
         return 0;
 }

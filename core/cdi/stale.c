@@ -192,11 +192,21 @@ static bool is_amd(struct ctk_backend *b, const char *path)
         return ctk_read_file(b, vendor_path, &vendor, &len, &e2) == 0 && strncasecmp(vendor, "0x1002", 6) == 0;
 }
 
-static int requested(struct ctk_backend *b, const struct ctk_cdi_resolved *req, const char *kind, struct check *c,
-                     struct ctk_error **err);
+/* *why: the first difference and how many more; check_clear(c). */
+static int verdict(struct check *c, int r, char **why, struct ctk_error **err)
+{
+        size_t more = c->rep.errors.n > 0 ? c->rep.errors.n - 1 : 0;
+        if (r == 0 && c->rep.errors.n > 0 && more == 0 && (*why = strdup(c->rep.errors.v[0])) == NULL)
+                r = ctk_error_set(err, ENOMEM, "out of memory");
+        if (r == 0 && more > 0 &&
+            asprintf(why, "%s (and %zu more difference%s)", c->rep.errors.v[0], more, more > 1 ? "s" : "") < 0)
+                r = ctk_error_set(err, ENOMEM, "out of memory");
+        check_clear(c);
+        return r;
+}
 
-int ctk_cdi_stale_check(const struct ctk_cdi_cache *cache, const char *kind, const struct ctk_cdi_resolved *req,
-                        struct ctk_backend *b, char **why, struct ctk_error **err)
+int ctk_cdi_stale_dri(const struct ctk_cdi_cache *cache, const char *kind, struct ctk_backend *b, char **why,
+                      struct ctk_error **err)
 {
         *why = NULL;
         struct check c = {0};
@@ -215,20 +225,11 @@ int ctk_cdi_stale_check(const struct ctk_cdi_cache *cache, const char *kind, con
                 if (!spec_has(&c, c.host[i].path) && is_amd(b, c.host[i].path))
                         differ(&c, c.host[i].path, "is on this host but not in the spec");
         }
-        if (r == 0 && req != NULL)
-                r = requested(b, req, kind, &c, err);
-        size_t more = c.rep.errors.n > 0 ? c.rep.errors.n - 1 : 0;
-        if (r == 0 && c.rep.errors.n > 0 && more == 0 && (*why = strdup(c.rep.errors.v[0])) == NULL)
-                r = ctk_error_set(err, ENOMEM, "out of memory");
-        if (r == 0 && more > 0 &&
-            asprintf(why, "%s (and %zu more difference%s)", c.rep.errors.v[0], more, more > 1 ? "s" : "") < 0)
-                r = ctk_error_set(err, ENOMEM, "out of memory");
-        check_clear(&c);
-        return r;
+        return verdict(&c, r, why, err);
 }
 
-/* The nodes of the requested devices of kind, outside /dev/dri (those were
- * compared above): stat'ed and compared with what the spec states. */
+/* The nodes of the requested devices of kind, outside /dev/dri (rule 1
+ * compares those): stat'ed and compared with what the spec states. */
 static int requested(struct ctk_backend *b, const struct ctk_cdi_resolved *req, const char *kind, struct check *c,
                      struct ctk_error **err)
 {
@@ -270,4 +271,12 @@ static int requested(struct ctk_backend *b, const struct ctk_cdi_resolved *req, 
                 ctk_cdi_node_compare(devs[i], nodes[i], &h, &c->rep);
         }
         return 0;
+}
+
+int ctk_cdi_stale_requested(const struct ctk_cdi_resolved *req, const char *kind, struct ctk_backend *b, char **why,
+                            struct ctk_error **err)
+{
+        *why = NULL;
+        struct check c = {0};
+        return verdict(&c, requested(b, req, kind, &c, err), why, err);
 }

@@ -25,11 +25,14 @@
 #include "core/device/device.h"
 #include "resolve.h"
 
-/* *why (malloc'ed) is NULL when the devices of kind in the cache describe
- * the host by the rule above, else the first difference, one line
+/* Rule 1: *why (malloc'ed) is NULL when the devices of kind in the cache
+ * describe the host's /dev/dri, else the first difference, one line
  * ("/dev/dri/renderD131 is on this host but not in the spec (and 3 more
- * differences)").  req (optional): the resolved request, for rule 2. */
-int ctk_cdi_stale_check(const struct ctk_cdi_cache *cache, const char *kind, const struct ctk_cdi_resolved *req,
-                        struct ctk_backend *b, char **why, struct ctk_error **err);
+ * differences)"). */
+int ctk_cdi_stale_dri(const struct ctk_cdi_cache *cache, const char *kind, struct ctk_backend *b, char **why,
+                      struct ctk_error **err);
+/* Rule 2, for the devices of kind a request resolved to: *why as above. */
+int ctk_cdi_stale_requested(const struct ctk_cdi_resolved *req, const char *kind, struct ctk_backend *b, char **why,
+                            struct ctk_error **err);
 
 #endif

@@ -99,7 +99,9 @@ static char *verdict(struct fixture *f, const char *request)
                 assert_int_equal(ctk_cdi_resolve(&c, &names, NULL, &r, NULL), 0);
         }
         char *why = NULL;
-        assert_int_equal(ctk_cdi_stale_check(&c, "amd.com/gpu", request != NULL ? &r : NULL, f->b, &why, NULL), 0);
+        assert_int_equal(ctk_cdi_stale_dri(&c, "amd.com/gpu", f->b, &why, NULL), 0);
+        if (why == NULL && request != NULL)
+                assert_int_equal(ctk_cdi_stale_requested(&r, "amd.com/gpu", f->b, &why, NULL), 0);
         ctk_cdi_resolved_clear(&r);
         return why;
 }
