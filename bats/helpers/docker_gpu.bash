@@ -62,14 +62,15 @@ gpu_docker_stop() {
 
 # toolkit_config KEY VALUE [JSON]: the runtime's configuration: the simulated
 # host (KEY profile or root), a private log file, tracker state directory
-# and CDI spec directory (TOOLKIT_CDI), and the members of JSON (an object).
+# and CDI spec directory (TOOLKIT_CDI, when set), and the members of JSON (an
+# object).
 toolkit_config() {
         local more=${3:-}
         [ -n "$more" ] || more='{}'
         jq -n --arg k "$1" --arg v "$2" --arg log "$RUNTIME_LOG" --arg state "$DOCKERD_DIR/state" \
-                --arg cdi "$TOOLKIT_CDI" --argjson more "$more" \
-                '{($k): $v, "log-file": $log, "log-level": "debug", "state-dir": $state, "cdi-spec-dirs": [$cdi]}
-                 + $more' >"$TOOLKIT_CONFIG"
+                --arg cdi "${TOOLKIT_CDI:-}" --argjson more "$more" \
+                '{($k): $v, "log-file": $log, "log-level": "debug", "state-dir": $state}
+                 + (if $cdi == "" then {} else {"cdi-spec-dirs": [$cdi]} end) + $more' >"$TOOLKIT_CONFIG"
 }
 
 # gpu_docker_baseline: before each test: the file's profile, and the daemon
