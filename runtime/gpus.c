@@ -64,23 +64,6 @@ int rt_job_origins(struct rt_job *j, struct ctk_error **err)
         return 0;
 }
 
-/* Marks the indices an amd.com/gpu device name stands for: N, all, or a UUID. */
-static void mark(const struct ctk_gpu_list *gpus, const char *name, bool *marks)
-{
-        uint64_t uuid;
-        if (strcmp(name, CTK_CDI_ALL_DEVICE) == 0) {
-                for (size_t i = 0; i < gpus->n; i++)
-                        marks[i] = true;
-        } else if (name[0] == '0' && (name[1] == 'x' || name[1] == 'X') && ctk_uuid_parse(name, &uuid) == 0) {
-                for (size_t i = 0; i < gpus->n; i++)
-                        marks[i] = marks[i] || (gpus->v[i].has_uuid && gpus->v[i].uuid == uuid);
-        } else if (name[0] != '\0' && strlen(name) <= 8 && strspn(name, "0123456789") == strlen(name)) {
-                size_t i = strtoul(name, NULL, 10);
-                if (i < gpus->n)
-                        marks[i] = true;
-        }
-}
-
 int rt_job_tracked_indices(struct rt_job *j, struct ctk_selection *out, struct ctk_error **err)
 {
         *out = (struct ctk_selection){.kind = CTK_SELECT_UNSET};
@@ -99,7 +82,8 @@ int rt_job_tracked_indices(struct rt_job *j, struct ctk_selection *out, struct c
                         marks[j->sel.idx[i]] = true;
         for (size_t i = 0; i < j->cdi.n; i++)
                 if (of_our_kind(j->cdi.entries[i]))
-                        mark(&j->gpus, j->cdi.entries[i]->name + strlen(RT_OUR_KIND) + 1, marks);
+                        (void)ctk_cdi_gpu_name_mark(&j->gpus, j->cdi.entries[i]->name + strlen(RT_OUR_KIND) + 1,
+                                                    marks); /* another name of ours is no GPU to track */
         size_t count = 0;
         for (size_t i = 0; i < j->gpus.n; i++)
                 count += marks[i];

@@ -33,6 +33,9 @@ bool ctk_cdi_device_name_valid(const char *s);
 /* Splits "vendor/class" at the first '/'.  Returns -1 (outputs NULL) when
  * there is no '/' or a part is empty; the parts are not checked. */
 int ctk_cdi_kind_split(const char *kind, char **vendor, char **class_);
+/* Marks the GPUs a device name of our spec stands for: an index "N", a
+ * UUID "0x...", or "all".  -1 when it names no GPU of gpus. */
+int ctk_cdi_gpu_name_mark(const struct ctk_gpu_list *gpus, const char *name, bool *marks);
 
 /* ---- spec versions (cdi_version.c) ---- */
 

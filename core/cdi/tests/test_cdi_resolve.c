@@ -180,6 +180,31 @@ static void test_qualified_names(void **state)
         assert_false(ctk_cdi_qualified_valid("1amd.com/gpu=0"));
 }
 
+/* The GPUs a device name of our spec stands for (the tracker's view). */
+static void test_gpu_name_mark(void **state)
+{
+        (void)state;
+        struct ctk_gpu v[] = {
+            {.index = 0, .has_uuid = true, .uuid = 0xAA},
+            {.index = 1, .has_uuid = true, .uuid = 0xBB},
+            {.index = 2, .has_uuid = true, .uuid = 0xBB},
+        };
+        const struct ctk_gpu_list gpus = {v, 3};
+        bool m[3] = {false};
+        assert_int_equal(ctk_cdi_gpu_name_mark(&gpus, "0xbb", m), 0);
+        assert_true(!m[0] && m[1] && m[2]);
+        assert_int_equal(ctk_cdi_gpu_name_mark(&gpus, "0", m), 0);
+        assert_true(m[0]);
+        bool a[3] = {false};
+        assert_int_equal(ctk_cdi_gpu_name_mark(&gpus, "all", a), 0);
+        assert_true(a[0] && a[1] && a[2]);
+        assert_int_equal(ctk_cdi_gpu_name_mark(&gpus, "3", a), -1);
+        assert_int_equal(ctk_cdi_gpu_name_mark(&gpus, "0xCC", a), -1);
+        assert_int_equal(ctk_cdi_gpu_name_mark(&gpus, "ALL", a), -1);
+        assert_int_equal(ctk_cdi_gpu_name_mark(&gpus, "", a), -1);
+        assert_int_equal(ctk_cdi_gpu_name_mark(&gpus, "1-2", a), -1);
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
@@ -187,6 +212,7 @@ int main(void)
             cmocka_unit_test_setup_teardown(test_unresolvable, setup, teardown),
             cmocka_unit_test(test_annotations),
             cmocka_unit_test(test_qualified_names),
+            cmocka_unit_test(test_gpu_name_mark),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }
