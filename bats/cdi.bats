@@ -221,6 +221,26 @@ EOF
         [[ "${lines[2]}" == "$OUT/old.json:"*": devices[1].name: invalid device name \"gpu-\""* ]]
 }
 
+@test "validate: a YAML spec (as other toolkits write them) is checked and compared with the host" {
+        "$CTK" --profile "$(profile seed-4xmi210)" cdi generate --output "$OUT/a.json"
+        # our spec as YAML, by hand: device names unquoted (YAML numbers, read as the strings CDI makes of them)
+        jq -r '"---", "cdiVersion: \(.cdiVersion)", "kind: \(.kind)", "devices:",
+               (.devices[] | "- name: \(.name)", "  containerEdits:", "    deviceNodes:",
+                (.containerEdits.deviceNodes[] | "    - {path: \(.path), type: \(.type), major: \(.major), minor: \(.minor), fileMode: \(.fileMode), permissions: \(.permissions), uid: \(.uid), gid: \(.gid)}"))' \
+                "$OUT/a.json" >"$OUT/amd.yaml"
+        run "$CTK" --profile "$(profile seed-4xmi210)" cdi validate --path "$OUT/amd.yaml"
+        [ "$status" -eq 0 ]
+        [ "${lines[-1]}" = "CDI spec is valid" ]
+        run "$CTK" --profile "$(profile mi210-xgmi-x8)" cdi validate --path "$OUT/amd.yaml"
+        [ "$status" -eq 1 ]
+        [[ "$output" == *"device 4 is on this host"* ]]
+        # YAML's own mistakes with their place
+        printf 'cdiVersion: 0.5.0\nkind: amd.com/gpu\nkind: amd.com/gpu\n' >"$OUT/dup.yaml"
+        run "$CTK" cdi validate --no-host-check --path "$OUT/dup.yaml"
+        [ "$status" -eq 1 ]
+        [ "${lines[1]}" = "$OUT/dup.yaml:3:1: duplicate key \"kind\"" ]
+}
+
 @test "validate: a spec written by the Go toolkit (0.6.0, zero numbers omitted) is valid and fresh" {
         "$CTK" --profile "$(profile seed-4xmi210)" cdi generate --output "$OUT/a.json"
         jq '.cdiVersion = "0.6.0" | .containerEdits = {} |

@@ -15,7 +15,7 @@ setup() {
         [ "$status" -eq 0 ]
         default=$output
         for key in root profile runtime-path log-file log-level state-dir resource-kinds seccomp-numa ctk-path \
-                cdi-spec-dirs cdi-refresh; do
+                cdi-spec-dirs cdi-refresh mode cdi-refresh-on-stale; do
                 jq -e --arg k "$key" 'has($k)' <<<"$default" >/dev/null
         done
         [ "$(jq -r '."log-file"' <<<"$default")" = /var/log/amd-container-runtime.log ]
@@ -24,6 +24,8 @@ setup() {
         [ "$(jq -c '."cdi-spec-dirs"' <<<"$default")" = '["/etc/cdi","/var/run/cdi"]' ]
         [ "$(jq -r '."seccomp-numa"' <<<"$default")" = true ]
         [ "$(jq -r '."cdi-refresh"' <<<"$default")" = true ]
+        [ "$(jq -r '.mode' <<<"$default")" = auto ]
+        [ "$(jq -r '."cdi-refresh-on-stale"' <<<"$default")" = false ]
         printf '%s\n' "$default" >"$CFG"
         run "$AMD_CTK" --config "$CFG" config show
         [ "$status" -eq 0 ]

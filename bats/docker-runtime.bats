@@ -67,13 +67,50 @@ readme_uuid_profile() {
         assert_ls_gpus 0 1 2
 }
 
-@test "AMD_VISIBLE_DEVICES with CDI names (Docker 20.10 has no CDI): amd.com/gpu=1, mixed with a plain index" {
+@test "AMD_VISIBLE_DEVICES with CDI names (Docker 20.10 has no CDI): resolved through the spec directories" {
         ok docker run --rm --runtime=amd -e AMD_VISIBLE_DEVICES=amd.com/gpu=1 rocm/rocm-terminal ls -ln /dev/dri /dev/kfd
         assert_ls_gpus 1
         ok docker run --rm --runtime=amd -e AMD_VISIBLE_DEVICES=0,amd.com/gpu=2 rocm/rocm-terminal rocm-smi
         assert_gpus 0 2
-        fails_with "AMD_VISIBLE_DEVICES: 'example.com/nic=eth0' is a CDI device of another kind than amd.com/gpu" \
+        ok docker run --rm --runtime=amd -e AMD_VISIBLE_DEVICES=amd.com/gpu=all rocm/rocm-terminal rocm-smi
+        assert_gpus 0 1 2 3
+        # a name the spec does not have: the names it has; no container is left
+        fails_with "amd-container-runtime: AMD_VISIBLE_DEVICES: amd.com/gpu=9: no such device in $TOOLKIT_CDI/amd.json (0-3, all)" \
+                docker run --rm --runtime=amd -e AMD_VISIBLE_DEVICES=amd.com/gpu=9 rocm/rocm-terminal true
+        [ -z "$(docker ps -aq)" ]
+        fails_with "AMD_VISIBLE_DEVICES: example.com/nic=eth0: no CDI spec in $TOOLKIT_CDI has kind example.com/nic" \
                 docker run --rm --runtime=amd -e AMD_VISIBLE_DEVICES=example.com/nic=eth0 rocm/rocm-terminal true
+}
+
+@test "a third-party CDI spec (YAML) beside ours: example.com/nic=eth0 adds its env and mount, amd.com/gpu=1 its nodes" {
+        nic=$BATS_TEST_TMPDIR/nic-cdi data=$BATS_TEST_TMPDIR/nic-data
+        mkdir -p "$nic" "$data"
+        echo "eth0 firmware 1.2" >"$data/fw"
+        printf '%s\n' '---' 'cdiVersion: 0.5.0' 'kind: example.com/nic' 'devices:' '- name: eth0' '  containerEdits:' \
+                '    env:' '    - NIC_NAME=eth0' '    mounts:' "    - hostPath: $data" '      containerPath: /opt/nic' \
+                '      options: [ro, rbind]' >"$nic/nic.yaml"
+        toolkit_config profile "$GPU_PROFILE" "$(jq -cn --arg a "$TOOLKIT_CDI" --arg b "$nic" '{"cdi-spec-dirs": [$a, $b]}')"
+        ok docker run --rm --runtime=amd -e AMD_VISIBLE_DEVICES=amd.com/gpu=1,example.com/nic=eth0 rocm/rocm-terminal \
+                sh -c 'echo "NIC_NAME=$NIC_NAME"; cat /opt/nic/fw; echo x 2>&1 >/opt/nic/w; ls -ln /dev/dri /dev/kfd'
+        [ "${lines[0]}" = "NIC_NAME=eth0" ]
+        [ "${lines[1]}" = "eth0 firmware 1.2" ]
+        [[ "$output" == *"Read-only file system"* ]]
+        assert_ls_gpus 1
+        # the NIC alone: its edits, and no GPU
+        ok docker run --rm --runtime=amd -e AMD_VISIBLE_DEVICES=example.com/nic=eth0 rocm/rocm-terminal \
+                sh -c 'echo "NIC_NAME=$NIC_NAME"; cat /opt/nic/fw; ls /dev/dri /dev/kfd 2>&1; true'
+        [ "${lines[0]}" = "NIC_NAME=eth0" ]
+        [ "${lines[1]}" = "eth0 firmware 1.2" ]
+        [[ "$output" == *"/dev/dri: No such file or directory"* ]]
+        runtime_log_since_setup | grep -q 'CDI devices example.com/nic=eth0: added 0 device nodes.* 1 environment variables, 1 mounts'
+}
+
+@test "mode legacy (config key mode): a CDI name is refused; plain tokens select GPUs as before" {
+        toolkit_config profile "$GPU_PROFILE" '{"mode": "legacy"}'
+        fails_with "amd-container-runtime: AMD_VISIBLE_DEVICES: 'amd.com/gpu=1' is a CDI device name, but the runtime's mode is legacy (config key mode)" \
+                docker run --rm --runtime=amd -e AMD_VISIBLE_DEVICES=amd.com/gpu=1 rocm/rocm-terminal true
+        ok docker run --rm --runtime=amd -e AMD_VISIBLE_DEVICES=1 rocm/rocm-terminal ls -ln /dev/dri /dev/kfd
+        assert_ls_gpus 1
 }
 
 @test "AMD_VISIBLE_DEVICES=0-3,5,8 on this 4-GPU host: docker run fails naming GPU 5, no container left" {

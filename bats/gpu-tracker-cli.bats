@@ -226,6 +226,19 @@ HELP
         [ "$output" = "GPUs [0 3] have been made exclusive" ]
         run tracker all shared
         [ "$output" = "GPUs [0 1 2 3] have been made shared" ]
+        # the names of our CDI spec, as the runtime reads them
+        run tracker 1,amd.com/gpu=2,amd.com/gpu=0x12FE4F7FDAF06B9 exclusive
+        [ "$output" = "GPUs [1 2 3] have been made exclusive" ]
+        run tracker amd.com/gpu=all shared
+        [ "$output" = "GPUs [0 1 2 3] have been made shared" ]
+        before=$(cat "$STATE/gpu-tracker.json")
+        run --separate-stderr tracker amd.com/gpu=9 exclusive
+        [ "$status" -eq 1 ]
+        [ "$stderr" = "amd-ctk: 'amd.com/gpu=9' names no GPU of this host (its names are GPU indices, 0x<UUID> and all; 'amd-ctk cdi list' shows them)" ]
+        run --separate-stderr tracker example.com/nic=eth0 exclusive
+        [ "$status" -eq 1 ]
+        [ "$stderr" = "amd-ctk: 'example.com/nic=eth0' is not a device of amd.com/gpu: the GPU Tracker knows AMD GPUs only" ]
+        [ "$(cat "$STATE/gpu-tracker.json")" = "$before" ]
 }
 
 @test "exclusive/shared while disabled: nothing happens" {

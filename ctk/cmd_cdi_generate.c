@@ -5,7 +5,6 @@
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "cmd_cdi.h"
 #include "core/base/base.h"
@@ -65,17 +64,6 @@ static int parse_strategy(const char *s, struct ctk_cdi_options *o)
         return 0;
 }
 
-/* Whether output holds text already, with mode 0644. */
-static bool up_to_date(const char *output, const char *text)
-{
-        _cleanup_free_ char *old = NULL;
-        size_t len = 0;
-        struct stat st;
-        _cleanup_error_ struct ctk_error *err = NULL;
-        return lstat(output, &st) == 0 && S_ISREG(st.st_mode) && (st.st_mode & 07777) == 0644 &&
-               ctk_file_read_all(output, &old, &len, &err) == 0 && len == strlen(text) && memcmp(old, text, len) == 0;
-}
-
 /* With --refresh, a copy of what the spec file holds now, in the state
  * directory: the package's purge removes the spec only when it is still
  * ours (the same bytes). */
@@ -97,16 +85,12 @@ static int write_spec(const char *output, const char *text, bool force)
                 fputs(text, stdout);
                 return ctk_cdi_finish_output();
         }
-        if (!force && up_to_date(output, text)) {
-                printf("CDI spec is up to date: %s\n", output);
-                return ctk_cdi_finish_output();
-        }
-        if (ctk_mkdir_parent(output, 0755, &err) < 0 ||
-            ctk_file_write_atomic_mode(output, text, strlen(text), 0644, &err) < 0) {
+        bool written = false;
+        if (ctk_cdi_spec_save(output, text, force, &written, &err) < 0) {
                 ctk_error_prefix(&err, "failed to write CDI spec");
                 return ctk_cli_fail(err);
         }
-        printf("Generated CDI spec: %s\n", output);
+        printf(written ? "Generated CDI spec: %s\n" : "CDI spec is up to date: %s\n", output);
         return ctk_cdi_finish_output();
 }
 

@@ -1,4 +1,4 @@
-/* amd-ctk cdi list [--json] [--spec-dirs] [--spec-dir DIR]... */
+/* amd-ctk cdi list [--json] [--spec-dirs | --all-vendors] [--spec-dir DIR]... */
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -15,7 +15,7 @@ static void usage(FILE *f)
               "   amd-ctk cdi list - List the available AMD GPU devices\n"
               "\n"
               "USAGE:\n"
-              "   amd-ctk cdi list [--json] [--spec-dirs] [--spec-dir DIR]...\n"
+              "   amd-ctk cdi list [--json] [--spec-dirs | --all-vendors] [--spec-dir DIR]...\n"
               "\n"
               "   Without --spec-dirs: the CDI devices of this host's GPUs (what\n"
               "   'amd-ctk cdi generate' writes), found by discovery.\n"
@@ -23,11 +23,15 @@ static void usage(FILE *f)
               "   resolved like CDI runtimes do: later directories override earlier ones,\n"
               "   a device defined twice in one directory is unusable (reported as a conflict),\n"
               "   invalid spec files are skipped (reported).\n"
+              "   With --all-vendors: the same, with the conflicts and the skipped spec\n"
+              "   files and their errors in the listing: what a CDI runtime can resolve,\n"
+              "   and why a name does not resolve.\n"
               "\n"
               "OPTIONS:\n"
               "   --json            print JSON\n"
               "   --spec-dirs       list what the spec directories offer (default directories:\n"
               "                     the config's cdi-spec-dirs, else " CTK_CDI_STATIC_DIR " " CTK_CDI_DYNAMIC_DIR ")\n"
+              "   --all-vendors     --spec-dirs, problems included in the listing (JSON: \"skipped\")\n"
               "   --spec-dir DIR    a spec directory, lowest priority first (repeatable;\n"
               "                     implies --spec-dirs)\n"
               "   --help, -h        show help\n",
@@ -117,50 +121,61 @@ static int list_gpus(struct ctk_cli *cli, bool json)
 
 /* ---- from the spec directories ---- */
 
-static void print_catalog_text(const struct ctk_cdi_catalog *c, const struct ctk_strv *dirs)
+static void print_cache_text(const struct ctk_cdi_cache *c, const struct ctk_strv *dirs)
 {
         printf("Found %zu CDI %s in ", c->n, c->n == 1 ? "device" : "devices");
         for (size_t i = 0; i < dirs->n; i++)
                 printf("%s%s", i > 0 ? ", " : "", dirs->v[i]);
         putchar('\n');
         for (size_t i = 0; i < c->n; i++) {
-                printf("%s (%s", c->offers[i].name, c->offers[i].spec);
-                for (size_t j = 0; j < c->offers[i].overrides.n; j++)
-                        printf("%s%s", j == 0 ? ", overrides " : ", ", c->offers[i].overrides.v[j]);
+                printf("%s (%s", c->devices[i].name, c->specs[c->devices[i].spec].path);
+                for (size_t j = 0; j < c->devices[i].overrides.n; j++)
+                        printf("%s%s", j == 0 ? ", overrides " : ", ", c->devices[i].overrides.v[j]);
                 puts(")");
         }
 }
 
-static void print_catalog_warnings(const struct ctk_cdi_catalog *c)
+/* Conflicts and skipped files: warnings on stderr, or (in_listing) lines of the listing. */
+static void print_cache_problems(const struct ctk_cdi_cache *c, bool in_listing)
 {
+        FILE *f = in_listing ? stdout : stderr;
+        const char *lead = in_listing ? "" : "amd-ctk: warning: ";
         fflush(stdout);
         for (size_t i = 0; i < c->nconflicts; i++) {
-                fprintf(stderr, "amd-ctk: warning: conflicting device %s (specs ", c->conflicts[i].name);
+                fprintf(f, "%sconflicting device %s (specs ", lead, c->conflicts[i].name);
                 for (size_t j = 0; j < c->conflicts[i].specs.n; j++)
-                        fprintf(stderr, "%s%s", j > 0 ? ", " : "", c->conflicts[i].specs.v[j]);
-                fputs("): CDI runtimes will not use it\n", stderr);
+                        fprintf(f, "%s%s", j > 0 ? ", " : "", c->conflicts[i].specs.v[j]);
+                fputs("): CDI runtimes will not use it\n", f);
         }
-        for (size_t i = 0; i < c->problems.n; i++)
-                fprintf(stderr, "amd-ctk: warning: %s\n", c->problems.v[i]);
+        for (size_t i = 0; i < c->nproblems; i++)
+                fprintf(f, "%s%s%s\n", lead, in_listing ? "skipped: " : "", c->problems[i].msg);
 }
 
-static int print_catalog_json(const struct ctk_cdi_catalog *c, const struct ctk_strv *dirs)
+static int print_cache_json(const struct ctk_cdi_cache *c, const struct ctk_strv *dirs)
 {
-        _cleanup_json_ json_t *offers = json_array(), *conflicts = json_array();
-        if (offers == NULL || conflicts == NULL)
+        _cleanup_json_ json_t *offers = json_array(), *conflicts = json_array(), *problems = json_array(),
+                              *skipped = json_array();
+        if (offers == NULL || conflicts == NULL || problems == NULL || skipped == NULL)
                 return -1;
-        for (size_t i = 0; i < c->n; i++)
-                if (json_array_append_new(offers,
-                                          json_pack("{s:s, s:s, s:I, s:o}", "name", c->offers[i].name, "spec",
-                                                    c->offers[i].spec, "priority", (json_int_t)c->offers[i].priority,
-                                                    "overrides", strv_json(&c->offers[i].overrides))) < 0)
+        for (size_t i = 0; i < c->n; i++) {
+                const struct ctk_cdi_spec *sp = &c->specs[c->devices[i].spec];
+                if (json_array_append_new(offers, json_pack("{s:s, s:s, s:I, s:o}", "name", c->devices[i].name, "spec",
+                                                            sp->path, "priority", (json_int_t)sp->priority, "overrides",
+                                                            strv_json(&c->devices[i].overrides))) < 0)
                         return -1;
+        }
         for (size_t i = 0; i < c->nconflicts; i++)
                 if (json_array_append_new(conflicts, json_pack("{s:s, s:o}", "name", c->conflicts[i].name, "specs",
                                                                strv_json(&c->conflicts[i].specs))) < 0)
                         return -1;
-        _cleanup_json_ json_t *out = json_pack("{s:o, s:O, s:O, s:o}", "spec_dirs", strv_json(dirs), "devices", offers,
-                                               "conflicts", conflicts, "problems", strv_json(&c->problems));
+        for (size_t i = 0; i < c->nproblems; i++)
+                if (json_array_append_new(problems, json_string(c->problems[i].msg)) < 0 ||
+                    json_array_append_new(
+                        skipped, json_pack("{s:s, s:s}", "spec", c->problems[i].path, "error", c->problems[i].msg)) < 0)
+                        return -1;
+        _cleanup_json_ json_t *out =
+            json_pack("{s:o, s:O, s:O, s:O, s:O}", "spec_dirs", strv_json(dirs), "devices", offers, "conflicts",
+                      conflicts, "problems", problems, "skipped", skipped);
         return out != NULL ? print_json(out) : -1;
 }
 
@@ -181,24 +196,23 @@ static int spec_dirs(struct ctk_cli *cli, const struct ctk_strv *given, struct c
         return 0;
 }
 
-static int list_specs(struct ctk_cli *cli, const struct ctk_strv *given, bool json)
+static int list_specs(struct ctk_cli *cli, const struct ctk_strv *given, bool json, bool all_vendors)
 {
         _cleanup_error_ struct ctk_error *err = NULL;
         struct ctk_strv dirs _cleanup_strv_ = {0};
-        struct ctk_cdi_catalog c = {0};
+        _cleanup_cdi_cache_ struct ctk_cdi_cache c = {0};
         if (spec_dirs(cli, given, &dirs, &err) < 0 ||
-            ctk_cdi_catalog_scan((const char *const *)dirs.v, dirs.n, &c, &err) < 0) {
+            ctk_cdi_cache_load((const char *const *)dirs.v, dirs.n, &c, &err) < 0) {
                 ctk_error_prefix(&err, "failed to list CDI devices");
                 return ctk_cli_fail(err);
         }
         int rc = 0;
         if (!json)
-                print_catalog_text(&c, &dirs);
+                print_cache_text(&c, &dirs);
         else
-                rc = print_catalog_json(&c, &dirs);
+                rc = print_cache_json(&c, &dirs);
         if (!json)
-                print_catalog_warnings(&c);
-        ctk_cdi_catalog_clear(&c);
+                print_cache_problems(&c, all_vendors);
         if (rc < 0)
                 return ctk_cli_fail(&(struct ctk_error){.code = ENOMEM, .msg = (char *)"out of memory"});
         return ctk_cdi_finish_output();
@@ -207,13 +221,11 @@ static int list_specs(struct ctk_cli *cli, const struct ctk_strv *given, bool js
 int ctk_cdi_list_main(struct ctk_cli *cli, int argc, char **argv)
 {
         static const struct option longopts[] = {
-            {"json", no_argument, NULL, 'j'},
-            {"spec-dirs", no_argument, NULL, 's'},
-            {"spec-dir", required_argument, NULL, 'd'},
-            {"help", no_argument, NULL, 'h'},
-            {NULL, 0, NULL, 0},
+            {"json", no_argument, NULL, 'j'},           {"spec-dirs", no_argument, NULL, 's'},
+            {"spec-dir", required_argument, NULL, 'd'}, {"all-vendors", no_argument, NULL, 'a'},
+            {"help", no_argument, NULL, 'h'},           {NULL, 0, NULL, 0},
         };
-        bool json = false, from_specs = false;
+        bool json = false, from_specs = false, all_vendors = false;
         struct ctk_strv dirs _cleanup_strv_ = {0};
         optind = 0;
         opterr = 0;
@@ -224,6 +236,9 @@ int ctk_cdi_list_main(struct ctk_cli *cli, int argc, char **argv)
                         break;
                 case 's':
                         from_specs = true;
+                        break;
+                case 'a':
+                        from_specs = all_vendors = true;
                         break;
                 case 'd':
                         from_specs = true;
@@ -240,5 +255,5 @@ int ctk_cdi_list_main(struct ctk_cli *cli, int argc, char **argv)
         }
         if (optind < argc)
                 return ctk_cdi_usage_error("list", "unexpected argument '%s'", argv[optind]);
-        return from_specs ? list_specs(cli, &dirs, json) : list_gpus(cli, json);
+        return from_specs ? list_specs(cli, &dirs, json, all_vendors) : list_gpus(cli, json);
 }

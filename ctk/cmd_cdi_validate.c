@@ -22,7 +22,8 @@ static void usage(FILE *f)
               "   Exits 1 when the spec is invalid or stale.\n"
               "\n"
               "OPTIONS:\n"
-              "   --path PATH       full path of CDI spec file (default: \"" CTK_CDI_DEFAULT_OUTPUT "\")\n"
+              "   --path PATH       full path of CDI spec file, JSON or (.yaml, .yml) YAML\n"
+              "                     (default: \"" CTK_CDI_DEFAULT_OUTPUT "\")\n"
               "   --no-host-check   check the spec's structure only, not this host\n"
               "   --help, -h        show help\n",
               f);
@@ -36,7 +37,7 @@ static int validate(struct ctk_cli *cli, const char *path, bool host_check, stru
                 return -1;
         if (doc.root == NULL)
                 return 0;
-        struct ctk_cdi_source src = {.file = path, .text = doc.text, .len = doc.len};
+        const struct ctk_cdi_source src = ctk_cdi_doc_source(&doc);
         if (ctk_cdi_check(doc.root, &src, rep) > 0 || !host_check)
                 return 0;
         _cleanup_gpu_list_ struct ctk_gpu_list gpus = {0};

@@ -15,6 +15,7 @@
 #include "cli.h"
 #include "core/base/base.h"
 #include "core/json/json.h"
+#include "core/cdi/cdi.h"
 #include "core/device/device.h"
 #include "core/tracker/tracker.h"
 #include "tracker_print.h"
@@ -278,6 +279,47 @@ static void selection_clearp(struct ctk_selection *s)
 {
         ctk_selection_clear(s);
 }
+
+#define OUR_KIND CTK_CDI_DEFAULT_VENDOR "/" CTK_CDI_DEFAULT_CLASS
+
+/* The GPU ids as the runtime reads them: plain tokens, and the names of
+ * our CDI spec (amd.com/gpu=N, =0x<UUID>, =all) for the GPUs they name. */
+static int parse_ids(const char *ids, const struct ctk_gpu_list *gpus, struct ctk_selection *sel,
+                     struct ctk_error **err)
+{
+        struct ctk_strv names _cleanup_strv_ = {0};
+        if (ctk_select_parse_names(ids, gpus, sel, &names, err) < 0)
+                return -1;
+        if (names.n == 0)
+                return 0;
+        _cleanup_free_ bool *marks = calloc(gpus->n + 1, sizeof(*marks));
+        if (marks == NULL)
+                return ctk_error_set(err, ENOMEM, "out of memory");
+        for (size_t i = 0; i < sel->n; i++)
+                marks[sel->idx[i]] = true;
+        for (size_t i = 0; i < names.n; i++) {
+                const char *n = names.v[i];
+                if (strncmp(n, OUR_KIND "=", strlen(OUR_KIND) + 1) != 0)
+                        return ctk_error_set(
+                            err, EINVAL, "'%s' is not a device of " OUR_KIND ": the GPU Tracker knows AMD GPUs only",
+                            n);
+                if (ctk_cdi_gpu_name_mark(gpus, n + strlen(OUR_KIND) + 1, marks) < 0)
+                        return ctk_error_set(err, ENOENT,
+                                             "'%s' names no GPU of this host (its names are GPU indices, 0x<UUID> "
+                                             "and all; 'amd-ctk cdi list' shows them)",
+                                             n);
+        }
+        ctk_selection_clear(sel);
+        sel->idx = calloc(gpus->n + 1, sizeof(*sel->idx));
+        if (sel->idx == NULL)
+                return ctk_error_set(err, ENOMEM, "out of memory");
+        for (size_t i = 0; i < gpus->n; i++)
+                if (marks[i])
+                        sel->idx[sel->n++] = i;
+        sel->kind = CTK_SELECT_LIST;
+        return 0;
+}
+
 static void access_result_clearp(struct ctk_tracker_access_result *r)
 {
         ctk_tracker_access_result_clear(r);
@@ -339,7 +381,7 @@ static int run_access(struct ctk_cli *cli, int argc, char **argv)
                 return fail(cli, t, err);
         if (!enabled)
                 return print_text("GPU Tracker is disabled\n");
-        if (discover(cli, &gpus, &err) < 0 || ctk_select_parse(ids, &gpus, &sel, &err) < 0)
+        if (discover(cli, &gpus, &err) < 0 || parse_ids(ids, &gpus, &sel, &err) < 0)
                 return fail(cli, t, err);
         if (sel.kind == CTK_SELECT_UNSET) {
                 fprintf(stderr, "amd-ctk: gpu-tracker: no GPU ids given in '%s' (for example 0,1-2 or all)\n", ids);

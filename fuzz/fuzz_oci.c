@@ -1,5 +1,6 @@
 /* The OCI spec edit: a config.json in, the edited one out (the runtime's
- * create without the host): parse, environment, device nodes, groups, the
+ * create without the host): parse, environment, device nodes (CDI's
+ * replace-by-path rule), a group, the
  * seccomp NUMA rule, encode.  Whatever the input: an error or a spec that
  * parses again. */
 #include "fuzz.h"
@@ -23,14 +24,31 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 free(env);
         ctk_error_free(err);
         err = NULL;
-        const struct ctk_devnode nodes[] = {
-            {.path = (char *)"/dev/dri/card1", .type = 'c', .major = 226, .minor = 1, .mode = 0660, .gid = 44},
-            {.path = (char *)"/dev/dri/renderD128", .type = 'c', .major = 226, .minor = 128, .mode = 0660, .gid = 109},
-            {.path = (char *)"/dev/kfd", .type = 'c', .major = 235, .minor = 0, .mode = 0666},
+        const struct ctk_oci_device nodes[] = {
+            {.path = "/dev/dri/card1",
+             .type = 'c',
+             .major = 226,
+             .minor = 1,
+             .has_mode = true,
+             .mode = 0660,
+             .has_gid = true,
+             .gid = 44,
+             .access = "rwm"},
+            {.path = "/dev/dri/renderD128",
+             .type = 'c',
+             .major = 226,
+             .minor = 128,
+             .has_mode = true,
+             .mode = 0660,
+             .has_gid = true,
+             .gid = 109,
+             .access = "rwm"},
+            {.path = "/dev/kfd", .type = 'c', .major = 235, .minor = 0, .has_mode = true, .mode = 0666, .access = "rw"},
         };
         struct ctk_oci_edit_stats st;
         bool changed;
-        if (ctk_oci_add_devnodes(spec, nodes, 3, &st, &err) == 0 &&
+        if (ctk_oci_put_devices(spec, nodes, 3, &st, &err) == 0 &&
+            ctk_oci_add_additional_gid(spec, 44, &changed, &err) == 0 &&
             ctk_seccomp_numa_edit_spec(spec, &changed, &err) == 0) {
                 size_t len;
                 _cleanup_free_ char *out = ctk_oci_spec_encode(spec, &len);

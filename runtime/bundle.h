@@ -12,9 +12,11 @@
  * (bundle default "."; crun's --config names another file).  malloc'ed. */
 char *rt_spec_path(const struct rt_args *a);
 
-/* False when the spec text cannot request GPUs: it names none of the
- * variables (AMD_VISIBLE_DEVICES, DOCKER_RESOURCE_<KIND>) and has no \u
- * escape of an upper-case letter or '_' that could spell one.  True means "parse it and see". */
+/* False when the spec text cannot request GPUs or CDI devices: it names
+ * none of the variables (AMD_VISIBLE_DEVICES, DOCKER_RESOURCE_<KIND>), no
+ * CDI request annotation (cdi.k8s.io/...), and has no \u escape of a
+ * character of those names that could spell one.  True means "parse it
+ * and see". */
 bool rt_spec_may_request_gpus(const char *data, size_t len);
 
 #endif

@@ -3,7 +3,7 @@
 # Idempotent and fast when everything is present; as non-root it only prints
 # the command to run.
 set -eu
-PKGS="build-essential pkg-config libjansson-dev libfuse3-dev fuse3 libseccomp-dev libcmocka-dev
+PKGS="build-essential pkg-config libjansson-dev libyaml-dev libfuse3-dev fuse3 libseccomp-dev libcmocka-dev
 bats lcov busybox-static musl-tools debootstrap lintian cppcheck clang libclang-rt-14-dev docker.io runc containerd podman python3-jsonschema clang-format"
 missing=""
 for p in $PKGS; do

@@ -42,8 +42,11 @@ gpu_docker_start() {
         images_docker_import || return 1
         docker tag rocm/rocm-terminal rocm/dev-ubuntu-24.04 || return 1
         export TOOLKIT_CONFIG=$DOCKERD_DIR/toolkit.json
+        export TOOLKIT_CDI=$DOCKERD_DIR/cdi
         export RUNTIME_LOG=$DOCKERD_DIR/amd-container-runtime.log
         toolkit_config profile "$GPU_PROFILE" || return 1
+        # the spec of the host, for CDI names: in a private spec directory (TOOLKIT_CDI)
+        amd-ctk --profile "$GPU_PROFILE" cdi generate --output "$TOOLKIT_CDI/amd.json" >/dev/null || return 1
         amd-ctk runtime configure --runtime=docker --config-path "$DOCKERD_CONFIG" \
                 --runtime-arg="--amd-config=$TOOLKIT_CONFIG" >"$DOCKERD_DIR/configure.out" 2>&1 || {
                 cat "$DOCKERD_DIR/configure.out" >&2
@@ -57,11 +60,17 @@ gpu_docker_stop() {
         dockerd_stop
 }
 
-# toolkit_config KEY VALUE: the runtime's configuration: the simulated host
-# (KEY profile or root), a private log file and tracker state directory.
+# toolkit_config KEY VALUE [JSON]: the runtime's configuration: the simulated
+# host (KEY profile or root), a private log file, tracker state directory
+# and CDI spec directory (TOOLKIT_CDI, when set), and the members of JSON (an
+# object).
 toolkit_config() {
+        local more=${3:-}
+        [ -n "$more" ] || more='{}'
         jq -n --arg k "$1" --arg v "$2" --arg log "$RUNTIME_LOG" --arg state "$DOCKERD_DIR/state" \
-                '{($k): $v, "log-file": $log, "log-level": "debug", "state-dir": $state}' >"$TOOLKIT_CONFIG"
+                --arg cdi "${TOOLKIT_CDI:-}" --argjson more "$more" \
+                '{($k): $v, "log-file": $log, "log-level": "debug", "state-dir": $state}
+                 + (if $cdi == "" then {} else {"cdi-spec-dirs": [$cdi]} end) + $more' >"$TOOLKIT_CONFIG"
 }
 
 # gpu_docker_baseline: before each test: the file's profile, and the daemon

@@ -16,7 +16,6 @@
 
 #include "core/device/device.h"
 #include "core/base/base.h"
-#include "dirs.h"
 
 #define CTK_CDI_DEFAULT_VENDOR "amd.com"
 #define CTK_CDI_DEFAULT_CLASS  "gpu"
@@ -34,6 +33,9 @@ bool ctk_cdi_device_name_valid(const char *s);
 /* Splits "vendor/class" at the first '/'.  Returns -1 (outputs NULL) when
  * there is no '/' or a part is empty; the parts are not checked. */
 int ctk_cdi_kind_split(const char *kind, char **vendor, char **class_);
+/* Marks the GPUs a device name of our spec stands for: an index "N", a
+ * UUID "0x...", or "all".  -1 when it names no GPU of gpus. */
+int ctk_cdi_gpu_name_mark(const struct ctk_gpu_list *gpus, const char *name, bool *marks);
 
 /* ---- spec versions (cdi_version.c) ---- */
 
@@ -74,7 +76,8 @@ struct ctk_cdi_doc {
         char *path;
         char *text;
         size_t len;
-        json_t *root; /* NULL when the text is not JSON (the report says why) */
+        bool yaml;    /* text is YAML (the file name ends in .yaml or .yml) */
+        json_t *root; /* NULL when the text is not a document (the report says why) */
 };
 void ctk_cdi_doc_clear(struct ctk_cdi_doc *d);
 static inline void ctk_cdi_doc_clearp(struct ctk_cdi_doc *d)
@@ -83,13 +86,28 @@ static inline void ctk_cdi_doc_clearp(struct ctk_cdi_doc *d)
 }
 #define _cleanup_cdi_doc_ __attribute__((cleanup(ctk_cdi_doc_clearp)))
 
-/* Reads a spec file and parses it, rejecting duplicate keys.  A file that
- * cannot be read is an error (-1); text that is not JSON is a problem in rep
+/* Reads a spec file and parses it, rejecting duplicate keys: YAML when its
+ * name ends in .yaml or .yml (yaml.c), else JSON.  A file that cannot be
+ * read is an error (-1); text that is not a document is a problem in rep
  * ("file:line:column: ...") and leaves doc->root NULL. */
 int ctk_cdi_load(const char *path, struct ctk_cdi_doc *doc, struct ctk_cdi_report *rep, struct ctk_error **err);
-/* Same for text in memory (file is only used in messages). */
+/* Same for text in memory (file names it in messages and tells the format). */
 int ctk_cdi_parse(const char *file, const char *text, size_t len, struct ctk_cdi_doc *doc, struct ctk_cdi_report *rep,
                   struct ctk_error **err);
+
+/* Whether a spec file name is read as YAML (.yaml, .yml). */
+bool ctk_cdi_is_yaml_name(const char *file);
+/* YAML text into the JSON document of the same content (see yaml.c): 0 and
+ * *out, or 0 and *problem ("file:line:column: what", malloc'ed) for text
+ * that is no CDI-usable YAML; -1 only when out of memory. */
+int ctk_cdi_yaml_to_json(const char *file, const char *text, size_t len, json_t **out, char **problem);
+/* In a document read from YAML: plain scalars that YAML resolved to a
+ * number or boolean, where the spec wants a string (a device name written
+ * `name: 0`), become the string the reference decoder makes of them. */
+void ctk_cdi_coerce_yaml_scalars(json_t *doc);
+/* The source of a loaded document for ctk_cdi_check's messages (YAML
+ * documents are located by path only: their positions are YAML's). */
+struct ctk_cdi_source ctk_cdi_doc_source(const struct ctk_cdi_doc *d);
 
 /* Checks a parsed spec against the CDI rules: known keys and their types
  * (keys CDI loaders match without regard to case are accepted with a
@@ -118,6 +136,10 @@ struct ctk_cdi_host {
 /* Stats every DRM node of the GPUs and /dev/kfd through the backend. */
 int ctk_cdi_host_collect(struct ctk_backend *b, const struct ctk_gpu_list *gpus, struct ctk_cdi_host *out,
                          struct ctk_error **err);
+/* The same for the GPUs of gpus->v[idx[0..n)] only (the nodes of one
+ * directory stat'ed together where the backend offers it). */
+int ctk_cdi_host_collect_some(struct ctk_backend *b, const struct ctk_gpu_list *gpus, const size_t *idx, size_t n,
+                              struct ctk_cdi_host *out, struct ctk_error **err);
 void ctk_cdi_host_clear(struct ctk_cdi_host *h);
 static inline void ctk_cdi_host_clearp(struct ctk_cdi_host *h)
 {
@@ -147,11 +169,6 @@ int ctk_cdi_host_devices(const struct ctk_cdi_host *h, bool by_index, bool by_uu
                          struct ctk_error **err);
 /* Frees the list (the nodes stay the host's). */
 void ctk_cdi_device_list_clear(struct ctk_cdi_device_list *l);
-/* The groups a container user needs for a device's nodes: each gid != 0 of
- * a node that is not world read-write, ascending, without duplicates.
- * *out is malloc'ed (NULL when *n == 0). */
-int ctk_cdi_device_gids(const struct ctk_cdi_device *d, gid_t **out, size_t *n, struct ctk_error **err);
-
 /* ---- generation (cdi_spec.c) ---- */
 
 struct ctk_cdi_options {
@@ -177,5 +194,22 @@ char *ctk_cdi_spec_dump(const json_t *spec);
  * rep as errors ("device 2: /dev/dri/renderD130 is 226:131 on this host,
  * 226:130 in the spec").  Returns the number of errors added. */
 size_t ctk_cdi_fresh_check(const json_t *spec, const struct ctk_cdi_host *h, struct ctk_cdi_report *rep);
+
+struct ctk_cdi_node;
+/* What a spec states of a node (type, numbers, mode, owner, where stated)
+ * against the node as the host has it, for device dev: the lines of
+ * ctk_cdi_fresh_check; returns their number. */
+size_t ctk_cdi_node_compare(const char *dev, const struct ctk_cdi_node *spec, const struct ctk_cdi_node *host,
+                            struct ctk_cdi_report *rep);
+
+/* The spec directories (cache.h), container edits and the device model
+ * (edits.h), applying edits to an OCI spec (apply.h), freshness in mode
+ * cdi (stale.h) and rewriting a stale spec (refresh.h). */
+#include "cache.h"
+#include "edits.h"
+#include "apply.h"
+#include "resolve.h"
+#include "stale.h"
+#include "refresh.h"
 
 #endif

@@ -62,33 +62,20 @@ static const struct ctk_cdi_device *find_expected(const struct ctk_cdi_device_li
         return NULL;
 }
 
-static const char *node_host_path(const json_t *n)
-{
-        const char *hp = json_string_value(json_object_get(n, "hostPath"));
-        return hp != NULL && hp[0] != '\0' ? hp : json_string_value(json_object_get(n, "path"));
-}
-
 #define MAX_LISTED 8 /* paths named per list; the rest are counted */
 
-static bool expected_has(const struct ctk_cdi_device *d, const char *path)
+static const char *host_path(const struct ctk_cdi_node *n)
 {
-        for (size_t k = 0; k < d->n; k++)
-                if (strcmp(d->nodes[k]->path, path) == 0)
-                        return true;
-        return false;
+        return n->host_path != NULL ? n->host_path : n->path;
 }
 
-static bool spec_has(const json_t *nodes, const char *path)
+/* The node of edits at host path, or NULL. */
+static const struct ctk_cdi_node *node_at(const struct ctk_cdi_edits *e, const char *path)
 {
-        size_t j;
-        const json_t *n;
-        json_array_foreach(nodes, j, n)
-        {
-                const char *p = node_host_path(n);
-                if (p != NULL && strcmp(p, path) == 0)
-                        return true;
-        }
-        return false;
+        for (size_t k = 0; path != NULL && k < e->nnodes; k++)
+                if (strcmp(host_path(&e->nodes[k]), path) == 0)
+                        return &e->nodes[k];
+        return NULL;
 }
 
 /* Appends path to a list "a, b, c" of at most MAX_LISTED; returns the count. */
@@ -105,88 +92,87 @@ static void list_end(FILE *f, size_t count)
                 fprintf(f, " and %zu more", count - MAX_LISTED);
 }
 
-static char *join_expected(const struct ctk_cdi_device *d)
+static char *join_paths(const struct ctk_cdi_edits *e)
 {
         char *s = NULL;
         size_t len = 0, count = 0;
         FILE *f = open_memstream(&s, &len);
         if (f == NULL)
                 return NULL;
-        for (size_t i = 0; i < d->n; i++)
-                count = list_path(f, count, d->nodes[i]->path);
+        for (size_t i = 0; i < e->nnodes; i++)
+                count = list_path(f, count, host_path(&e->nodes[i]));
         list_end(f, count);
         fclose(f);
         return s;
 }
 
-/* Node paths only in the spec and only on the host, for one device. */
-static void compare_paths(const char *dev, const json_t *nodes, const struct ctk_cdi_device *d, struct fresh *f)
+/* Node paths only in the spec (have) and only on the host (want), for one device. */
+static void compare_paths(const char *dev, const struct ctk_cdi_edits *have, const struct ctk_cdi_edits *want,
+                          struct fresh *f)
 {
         _cleanup_free_ char *s = NULL;
-        size_t len = 0, extra = 0, missing = 0, i;
-        const json_t *n;
+        size_t len = 0, extra = 0, missing = 0;
         FILE *m = open_memstream(&s, &len);
         if (m == NULL)
                 return;
-        json_array_foreach(nodes, i, n)
-        {
-                const char *p = node_host_path(n);
-                if (p != NULL && !expected_has(d, p)) {
-                        if (extra == 0)
-                                fputs("in the spec but not on this host: ", m);
-                        extra = list_path(m, extra, p);
-                }
+        for (size_t i = 0; i < have->nnodes; i++) {
+                const char *p = host_path(&have->nodes[i]);
+                if (node_at(want, p) != NULL)
+                        continue;
+                if (extra == 0)
+                        fputs("in the spec but not on this host: ", m);
+                extra = list_path(m, extra, p);
         }
         list_end(m, extra);
-        for (i = 0; i < d->n; i++) {
-                if (spec_has(nodes, d->nodes[i]->path))
+        for (size_t i = 0; i < want->nnodes; i++) {
+                const char *p = host_path(&want->nodes[i]);
+                if (node_at(have, p) != NULL)
                         continue;
                 if (missing == 0)
                         fputs(extra > 0 ? "; on this host but not in the spec: " : "on this host but not in the spec: ",
                               m);
-                missing = list_path(m, missing, d->nodes[i]->path);
+                missing = list_path(m, missing, p);
         }
         list_end(m, missing);
         if (fclose(m) == 0 && extra + missing > 0)
                 problem(f, "device %s: %s", dev, s);
 }
 
-static void compare_node(const char *dev, const json_t *n, const struct ctk_devnode *h, struct fresh *f)
+/* What the spec states of a node (have) against the device model (want). */
+static void compare_node(const char *dev, const struct ctk_cdi_node *n, const struct ctk_cdi_node *h, struct fresh *f)
 {
-        const char *type = json_string_value(json_object_get(n, "type"));
-        if (type != NULL && type[0] != '\0' && (type[0] != h->type || type[1] != '\0'))
-                problem(f, "device %s: %s is of type \"%c\" on this host, \"%s\" in the spec", dev, h->path, h->type,
-                        type);
-        json_int_t major = json_integer_value(json_object_get(n, "major"));
-        json_int_t minor = json_integer_value(json_object_get(n, "minor"));
-        if (major != 0 && (major != (json_int_t)h->major || minor != (json_int_t)h->minor))
-                problem(f,
-                        "device %s: %s is %u:%u on this host, %" JSON_INTEGER_FORMAT ":%" JSON_INTEGER_FORMAT
-                        " in the spec",
-                        dev, h->path, h->major, h->minor, major, minor);
-        const json_t *mode = json_object_get(n, "fileMode");
-        if (json_is_integer(mode) && json_integer_value(mode) != (json_int_t)(h->mode & 07777))
-                problem(f, "device %s: %s has mode %04o on this host, %04llo in the spec", dev, h->path,
-                        (unsigned)(h->mode & 07777), (unsigned long long)json_integer_value(mode));
-        const json_t *uid = json_object_get(n, "uid");
-        if (json_is_integer(uid) && json_integer_value(uid) != (json_int_t)h->uid)
-                problem(f, "device %s: %s has owner %u on this host, %" JSON_INTEGER_FORMAT " in the spec", dev,
-                        h->path, (unsigned)h->uid, json_integer_value(uid));
-        const json_t *gid = json_object_get(n, "gid");
-        if (json_is_integer(gid) && json_integer_value(gid) != (json_int_t)h->gid)
-                problem(f, "device %s: %s has group %u on this host, %" JSON_INTEGER_FORMAT " in the spec", dev,
-                        h->path, (unsigned)h->gid, json_integer_value(gid));
+        const char *path = host_path(h);
+        if (n->type != '\0' && n->type != h->type)
+                problem(f, "device %s: %s is of type \"%c\" on this host, \"%c\" in the spec", dev, path, h->type,
+                        n->type);
+        if (n->major != 0 && (n->major != h->major || n->minor != h->minor))
+                problem(f, "device %s: %s is %" PRId64 ":%" PRId64 " on this host, %" PRId64 ":%" PRId64 " in the spec",
+                        dev, path, h->major, h->minor, n->major, n->minor);
+        if (n->has_mode && n->mode != h->mode)
+                problem(f, "device %s: %s has mode %04o on this host, %04llo in the spec", dev, path, (unsigned)h->mode,
+                        (unsigned long long)n->mode);
+        if (n->has_uid && n->uid != h->uid)
+                problem(f, "device %s: %s has owner %u on this host, %u in the spec", dev, path, (unsigned)h->uid,
+                        (unsigned)n->uid);
+        if (n->has_gid && n->gid != h->gid)
+                problem(f, "device %s: %s has group %u on this host, %u in the spec", dev, path, (unsigned)h->gid,
+                        (unsigned)n->gid);
 }
 
-static void compare_gids(const char *dev, const json_t *spec_gids, const struct ctk_cdi_device *d, struct fresh *f)
+size_t ctk_cdi_node_compare(const char *dev, const struct ctk_cdi_node *spec, const struct ctk_cdi_node *host,
+                            struct ctk_cdi_report *rep)
 {
-        _cleanup_free_ gid_t *want = NULL;
-        size_t n = 0;
-        if (ctk_cdi_device_gids(d, &want, &n, NULL) < 0)
-                return;
-        bool same = json_array_size(spec_gids) == n;
-        for (size_t i = 0; same && i < n; i++)
-                same = json_integer_value(json_array_get(spec_gids, i)) == (json_int_t)want[i];
+        struct fresh f = {.rep = rep};
+        compare_node(dev, spec, host, &f);
+        return f.nerrors;
+}
+
+static void compare_gids(const char *dev, const struct ctk_cdi_edits *have, const struct ctk_cdi_edits *want,
+                         struct fresh *f)
+{
+        bool same = have->ngids == want->ngids;
+        for (size_t i = 0; same && i < want->ngids; i++)
+                same = have->gids[i] == want->gids[i];
         if (same)
                 return;
         _cleanup_free_ char *s = NULL;
@@ -194,39 +180,34 @@ static void compare_gids(const char *dev, const json_t *spec_gids, const struct 
         FILE *m = open_memstream(&s, &len);
         if (m == NULL)
                 return;
-        size_t i;
-        const json_t *g;
-        json_array_foreach(spec_gids, i, g)
-            fprintf(m, "%s%" JSON_INTEGER_FORMAT, i > 0 ? ", " : "", json_integer_value(g));
+        for (size_t i = 0; i < have->ngids; i++)
+                fprintf(m, "%s%u", i > 0 ? ", " : "", (unsigned)have->gids[i]);
         fputs(" in the spec; this host's nodes need ", m);
-        for (i = 0; i < n; i++)
-                fprintf(m, "%s%u", i > 0 ? ", " : "", (unsigned)want[i]);
-        if (n == 0)
+        for (size_t i = 0; i < want->ngids; i++)
+                fprintf(m, "%s%u", i > 0 ? ", " : "", (unsigned)want->gids[i]);
+        if (want->ngids == 0)
                 fputs("none", m);
         if (fclose(m) == 0)
                 problem(f, "device %s: additionalGids %s", dev, s);
 }
 
+/* A device of the spec against what the device model gives for it now. */
 static void compare_device(const json_t *sd, const char *name, const struct ctk_cdi_device *d, struct fresh *f)
 {
-        const json_t *edits = json_object_get(sd, "containerEdits");
-        const json_t *nodes = json_object_get(edits, "deviceNodes");
-        compare_paths(name, nodes, d, f);
-        size_t i;
-        const json_t *n;
-        json_array_foreach(nodes, i, n)
-        {
-                const char *p = node_host_path(n);
-                for (size_t k = 0; p != NULL && k < d->n; k++) {
-                        if (strcmp(d->nodes[k]->path, p) == 0) {
-                                compare_node(name, n, d->nodes[k], f);
-                                break;
-                        }
-                }
+        const json_t *ce = json_object_get(sd, "containerEdits");
+        _cleanup_cdi_edits_ struct ctk_cdi_edits have = {0}, want = {0};
+        if (ctk_cdi_edits_from_json(ce, &have, NULL) < 0 || ctk_cdi_device_edits(d, true, &want, NULL) < 0) {
+                problem(f, "device %s: out of memory", name);
+                return;
         }
-        const json_t *gids = json_object_get(edits, "additionalGids");
-        if (json_is_array(gids))
-                compare_gids(name, gids, d, f);
+        compare_paths(name, &have, &want, f);
+        for (size_t i = 0; i < have.nnodes; i++) {
+                const struct ctk_cdi_node *h = node_at(&want, host_path(&have.nodes[i]));
+                if (h != NULL)
+                        compare_node(name, &have.nodes[i], h, f);
+        }
+        if (json_is_array(json_object_get(ce, "additionalGids")))
+                compare_gids(name, &have, &want, f);
 }
 
 static void report_unknown(const char *name, const struct ctk_cdi_host *h, struct fresh *f)
@@ -284,7 +265,11 @@ size_t ctk_cdi_fresh_check(const json_t *spec, const struct ctk_cdi_host *h, str
         for (i = 0; i < want.n; i++) {
                 if (matched[i])
                         continue;
-                _cleanup_free_ char *nodes = join_expected(&want.v[i]);
+                _cleanup_free_ char *nodes = NULL;
+                struct ctk_cdi_edits e = {0};
+                if (ctk_cdi_device_edits(&want.v[i], false, &e, NULL) == 0)
+                        nodes = join_paths(&e);
+                ctk_cdi_edits_clear(&e);
                 problem(&f, "device %s is on this host (%s), but not in the spec", want.v[i].name,
                         nodes != NULL ? nodes : "?");
         }

@@ -1,4 +1,5 @@
-/* Reading and strictly parsing a CDI spec file. */
+/* Reading and strictly parsing a CDI spec file: JSON, or YAML by the
+ * file's extension (yaml.c). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,6 +31,24 @@ static int read_all(const char *path, char **out, size_t *len, struct ctk_error 
         return ctk_file_read_all(path, out, len, err);
 }
 
+bool ctk_cdi_is_yaml_name(const char *file)
+{
+        size_t n = file != NULL ? strlen(file) : 0;
+        return (n >= 5 && strcmp(file + n - 5, ".yaml") == 0) || (n >= 4 && strcmp(file + n - 4, ".yml") == 0);
+}
+
+static int parse_yaml(struct ctk_cdi_doc *doc, struct ctk_cdi_report *rep, struct ctk_error **err)
+{
+        char *problem = NULL;
+        if (ctk_cdi_yaml_to_json(doc->path, doc->text, doc->len, &doc->root, &problem) < 0)
+                return ctk_error_set(err, ENOMEM, "out of memory");
+        if (problem != NULL)
+                ctk_strv_push_take(&rep->errors, problem);
+        if (doc->root != NULL)
+                ctk_cdi_coerce_yaml_scalars(doc->root);
+        return 0;
+}
+
 int ctk_cdi_parse(const char *file, const char *text, size_t len, struct ctk_cdi_doc *doc, struct ctk_cdi_report *rep,
                   struct ctk_error **err)
 {
@@ -43,6 +62,9 @@ int ctk_cdi_parse(const char *file, const char *text, size_t len, struct ctk_cdi
         memcpy(doc->text, text, len);
         doc->text[len] = '\0';
         doc->len = len;
+        doc->yaml = ctk_cdi_is_yaml_name(file);
+        if (doc->yaml)
+                return parse_yaml(doc, rep, err);
         json_error_t jerr;
         doc->root = json_loadb(doc->text, len, JSON_REJECT_DUPLICATES, &jerr);
         if (doc->root == NULL) {
@@ -63,4 +85,9 @@ int ctk_cdi_load(const char *path, struct ctk_cdi_doc *doc, struct ctk_cdi_repor
         if (read_all(path, &text, &len, err) < 0)
                 return -1;
         return ctk_cdi_parse(path, text, len, doc, rep, err);
+}
+
+struct ctk_cdi_source ctk_cdi_doc_source(const struct ctk_cdi_doc *d)
+{
+        return (struct ctk_cdi_source){.file = d->path, .text = d->yaml ? NULL : d->text, .len = d->yaml ? 0 : d->len};
 }

@@ -1,6 +1,8 @@
 /* CDI naming rules (vendor, class, device name, kind). */
 #include "cdi.h"
 
+#include <stdint.h>
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -58,5 +60,30 @@ int ctk_cdi_kind_split(const char *kind, char **vendor, char **class_)
         }
         *vendor = v;
         *class_ = c;
+        return 0;
+}
+
+int ctk_cdi_gpu_name_mark(const struct ctk_gpu_list *gpus, const char *name, bool *marks)
+{
+        uint64_t uuid;
+        size_t n = strlen(name);
+        if (strcmp(name, CTK_CDI_ALL_DEVICE) == 0) {
+                for (size_t i = 0; i < gpus->n; i++)
+                        marks[i] = true;
+                return 0;
+        }
+        if (name[0] == '0' && (name[1] == 'x' || name[1] == 'X') && ctk_uuid_parse(name, &uuid) == 0) {
+                bool any = false;
+                for (size_t i = 0; i < gpus->n; i++)
+                        if (gpus->v[i].has_uuid && gpus->v[i].uuid == uuid)
+                                any = marks[i] = true;
+                return any ? 0 : -1;
+        }
+        if (n == 0 || n > 8 || strspn(name, "0123456789") != n)
+                return -1;
+        size_t i = strtoul(name, NULL, 10);
+        if (i >= gpus->n)
+                return -1;
+        marks[i] = true;
         return 0;
 }

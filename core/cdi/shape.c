@@ -256,3 +256,103 @@ void ctk_cdi_check_shape(json_t *doc, struct ctk_cdi_walk *w)
         }
         check_object(doc, spec_fields, w);
 }
+
+/* ---- YAML's scalars in string fields ---- */
+
+/* A number or boolean as the reference decoder turns it into a string
+ * field's value: Go's strconv formatting of the resolved value (integers
+ * in decimal, "true"/"false", reals shortest with an exponent from 1e6 or
+ * below 1e-4). */
+static json_t *go_string(const json_t *v)
+{
+        char buf[64];
+        if (json_is_boolean(v))
+                return json_string(json_is_true(v) ? "true" : "false");
+        if (json_is_integer(v)) {
+                snprintf(buf, sizeof(buf), "%" JSON_INTEGER_FORMAT, json_integer_value(v));
+                return json_string(buf);
+        }
+        double d = json_real_value(v);
+        int prec = 1;
+        for (; prec < 17; prec++) { /* the shortest digits that read back as d */
+                snprintf(buf, sizeof(buf), "%.*e", prec - 1, d);
+                if (strtod(buf, NULL) == d)
+                        break;
+        }
+        int exp = atoi(strchr(buf, 'e') + 1);
+        if (exp < -4 || exp >= 6) {
+                char mant[40];
+                snprintf(mant, sizeof(mant), "%.*s", (int)(strchr(buf, 'e') - buf), buf);
+                snprintf(buf, sizeof(buf), "%se%c%02d", mant, exp < 0 ? '-' : '+', exp < 0 ? -exp : exp);
+        } else {
+                snprintf(buf, sizeof(buf), "%.*f", prec - 1 - exp > 0 ? prec - 1 - exp : 0, d);
+        }
+        return json_string(buf);
+}
+
+static bool scalar_not_string(const json_t *v)
+{
+        return json_is_number(v) || json_is_boolean(v);
+}
+
+static void coerce_object(json_t *obj, const struct field *fields);
+
+static void coerce_value(json_t *v, const struct field *f)
+{
+        size_t i;
+        json_t *x;
+        const char *k;
+        switch (f->kind) {
+        case T_STRINGS:
+                json_array_foreach(v, i, x)
+                {
+                        if (scalar_not_string(x))
+                                json_array_set_new(v, i, go_string(x));
+                }
+                return;
+        case T_MAP: {
+                struct ctk_strv keys _cleanup_strv_ = {0};
+                json_object_foreach(v, k, x)
+                {
+                        if (scalar_not_string(x))
+                                ctk_strv_push(&keys, k);
+                }
+                for (size_t n = 0; n < keys.n; n++)
+                        json_object_set_new(v, keys.v[n], go_string(json_object_get(v, keys.v[n])));
+                return;
+        }
+        case T_OBJECT:
+                coerce_object(v, f->sub);
+                return;
+        case T_OBJECTS:
+                json_array_foreach(v, i, x) coerce_object(x, f->sub);
+                return;
+        default:
+                return;
+        }
+}
+
+static void coerce_object(json_t *obj, const struct field *fields)
+{
+        if (!json_is_object(obj))
+                return;
+        struct ctk_strv keys _cleanup_strv_ = {0};
+        const char *k;
+        json_t *x;
+        json_object_foreach(obj, k, x) ctk_strv_push(&keys, k);
+        for (size_t n = 0; n < keys.n; n++) {
+                const struct field *f = find_field(fields, keys.v[n], true);
+                json_t *v = json_object_get(obj, keys.v[n]);
+                if (f == NULL)
+                        continue;
+                if (f->kind == T_STRING && scalar_not_string(v))
+                        json_object_set_new(obj, keys.v[n], go_string(v));
+                else
+                        coerce_value(v, f);
+        }
+}
+
+void ctk_cdi_coerce_yaml_scalars(json_t *doc)
+{
+        coerce_object(doc, spec_fields);
+}

@@ -17,46 +17,14 @@ void ctk_cdi_options_init(struct ctk_cdi_options *o)
         };
 }
 
-static json_t *node_json(const struct ctk_devnode *n)
-{
-        char type[2] = {n->type, '\0'};
-        return json_pack("{s:s, s:s, s:I, s:I, s:I, s:s, s:I, s:I}", "path", n->path, "type", type, "major",
-                         (json_int_t)n->major, "minor", (json_int_t)n->minor, "fileMode", (json_int_t)(n->mode & 07777),
-                         "permissions", "rwm", "uid", (json_int_t)n->uid, "gid", (json_int_t)n->gid);
-}
-
-static json_t *gids_json(const struct ctk_cdi_device *d, struct ctk_error **err)
-{
-        _cleanup_free_ gid_t *gids = NULL;
-        size_t n = 0;
-        if (ctk_cdi_device_gids(d, &gids, &n, err) < 0)
-                return NULL;
-        _cleanup_json_ json_t *arr = json_array();
-        if (arr == NULL)
-                return NULL;
-        for (size_t i = 0; i < n; i++)
-                if (json_array_append_new(arr, json_integer((json_int_t)gids[i])) < 0)
-                        return NULL;
-        return ctk_steal(&arr);
-}
-
+/* A device of the spec: its name and the edits of the device model. */
 static json_t *device_json(const struct ctk_cdi_device *d, bool additional_gids, struct ctk_error **err)
 {
-        _cleanup_json_ json_t *nodes = json_array();
-        if (nodes == NULL)
+        _cleanup_cdi_edits_ struct ctk_cdi_edits e = {0};
+        if (ctk_cdi_device_edits(d, additional_gids, &e, err) < 0)
                 return NULL;
-        for (size_t i = 0; i < d->n; i++)
-                if (json_array_append_new(nodes, node_json(d->nodes[i])) < 0)
-                        return NULL;
-        _cleanup_json_ json_t *edits = json_pack("{s:O}", "deviceNodes", nodes);
-        if (edits == NULL)
-                return NULL;
-        if (additional_gids) {
-                _cleanup_json_ json_t *gids = gids_json(d, err);
-                if (gids == NULL || (json_array_size(gids) > 0 && json_object_set(edits, "additionalGids", gids) < 0))
-                        return NULL;
-        }
-        return json_pack("{s:s, s:O}", "name", d->name, "containerEdits", edits);
+        json_t *edits = ctk_cdi_edits_to_json(&e);
+        return edits != NULL ? json_pack("{s:s, s:o}", "name", d->name, "containerEdits", edits) : NULL;
 }
 
 int ctk_cdi_spec_build(const struct ctk_cdi_host *h, const struct ctk_cdi_options *o, json_t **out,

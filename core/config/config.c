@@ -9,6 +9,8 @@
  *   seccomp-numa              true | false
  *   cdi-spec-dirs             non-empty array of absolute paths
  *   cdi-refresh               true | false
+ *   mode                      "auto" | "cdi" | "legacy"
+ *   cdi-refresh-on-stale      true | false
  * Unknown keys, duplicate keys and wrong types are errors reported as
  * FILE:LINE:COLUMN: what.  An empty (or blank) file means all defaults. */
 #include "config.h"

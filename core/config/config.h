@@ -26,7 +26,18 @@ struct ctk_config {
         char *ctk_path;                 /* amd-ctk used for hooks, NULL = sibling of the runtime binary */
         struct ctk_strv cdi_spec_dirs;  /* default /etc/cdi, /var/run/cdi */
         bool cdi_refresh;               /* default true: cdi generate --refresh regenerates the spec */
+        char *mode;                     /* auto|cdi|legacy, default auto: how the runtime resolves requests */
+        bool cdi_refresh_on_stale;      /* default false: mode cdi regenerates a stale spec instead of failing */
 };
+
+/* The runtime's modes (config key mode). */
+enum ctk_config_mode {
+        CTK_MODE_AUTO,   /* CDI names through the spec directories, plain tokens through discovery */
+        CTK_MODE_CDI,    /* everything through the spec directories, plain tokens as amd.com/gpu names */
+        CTK_MODE_LEGACY, /* discovery only; a CDI name is an error */
+};
+/* The mode of c (auto when unset). */
+enum ctk_config_mode ctk_config_mode_of(const struct ctk_config *c);
 
 /* The keys (config_fields.c, free of any JSON library). */
 enum ctk_config_field_kind {
@@ -36,6 +47,7 @@ enum ctk_config_field_kind {
         CTK_CONFIG_F_KINDS,   /* array of resource kinds */
         CTK_CONFIG_F_BOOL,
         CTK_CONFIG_F_DIRS, /* non-empty array of absolute paths */
+        CTK_CONFIG_F_MODE, /* auto, cdi or legacy */
 };
 
 struct ctk_config_field {

@@ -28,10 +28,21 @@ static const struct ctk_config_field fields[] = {
     {"ctk-path", CTK_CONFIG_F_PATH, true, AT(ctk_path)},
     {"cdi-spec-dirs", CTK_CONFIG_F_DIRS, false, AT(cdi_spec_dirs)},
     {"cdi-refresh", CTK_CONFIG_F_BOOL, false, AT(cdi_refresh)},
+    {"mode", CTK_CONFIG_F_MODE, false, AT(mode)},
+    {"cdi-refresh-on-stale", CTK_CONFIG_F_BOOL, false, AT(cdi_refresh_on_stale)},
 };
 #define NFIELDS (sizeof(fields) / sizeof(fields[0]))
 
 static const char *const log_levels[] = {"error", "warning", "info", "debug", NULL};
+static const char *const modes[] = {"auto", "cdi", "legacy", NULL}; /* in enum ctk_config_mode order */
+
+enum ctk_config_mode ctk_config_mode_of(const struct ctk_config *c)
+{
+        for (size_t i = 0; c->mode != NULL && modes[i] != NULL; i++)
+                if (strcmp(c->mode, modes[i]) == 0)
+                        return (enum ctk_config_mode)i;
+        return CTK_MODE_AUTO;
+}
 
 const struct ctk_config_field *ctk_config_fields(size_t *n)
 {
@@ -55,6 +66,7 @@ void ctk_config_clear(struct ctk_config *c)
         ctk_strv_clear(&c->resource_kinds);
         free(c->ctk_path);
         ctk_strv_clear(&c->cdi_spec_dirs);
+        free(c->mode);
         *c = (struct ctk_config){0};
 }
 
@@ -64,9 +76,9 @@ int ctk_config_defaults(struct ctk_config *out, struct ctk_error **err)
         c.seccomp_numa = true;
         c.cdi_refresh = true;
         if ((c.log_file = strdup(DEFAULT_LOG_FILE)) == NULL || (c.log_level = strdup(DEFAULT_LOG_LEVEL)) == NULL ||
-            (c.state_dir = strdup(DEFAULT_STATE_DIR)) == NULL || ctk_strv_push(&c.resource_kinds, "AMD_GPU") < 0 ||
-            ctk_strv_push(&c.resource_kinds, "GPU") < 0 || ctk_strv_push(&c.cdi_spec_dirs, "/etc/cdi") < 0 ||
-            ctk_strv_push(&c.cdi_spec_dirs, "/var/run/cdi") < 0)
+            (c.state_dir = strdup(DEFAULT_STATE_DIR)) == NULL || (c.mode = strdup("auto")) == NULL ||
+            ctk_strv_push(&c.resource_kinds, "AMD_GPU") < 0 || ctk_strv_push(&c.resource_kinds, "GPU") < 0 ||
+            ctk_strv_push(&c.cdi_spec_dirs, "/etc/cdi") < 0 || ctk_strv_push(&c.cdi_spec_dirs, "/var/run/cdi") < 0)
                 return ctk_error_set(err, ENOMEM, "out of memory");
         *out = c;
         c = (struct ctk_config){0};
@@ -111,6 +123,12 @@ static int check_string(const struct ctk_config_field *f, const char *s, struct 
                                 return 0;
                 return ctk_error_set(err, EINVAL,
                                      "\"%s\" must be one of \"error\", \"warning\", \"info\", \"debug\" (got \"%s\")",
+                                     f->key, s);
+        case CTK_CONFIG_F_MODE:
+                for (size_t i = 0; modes[i] != NULL; i++)
+                        if (strcmp(s, modes[i]) == 0)
+                                return 0;
+                return ctk_error_set(err, EINVAL, "\"%s\" must be one of \"auto\", \"cdi\", \"legacy\" (got \"%s\")",
                                      f->key, s);
         case CTK_CONFIG_F_KINDS:
                 if (!ctk_config_kind_valid(s))
@@ -167,7 +185,8 @@ int ctk_config_set(struct ctk_config *c, const char *key, const struct ctk_confi
                 return ctk_error_set(
                     err, EINVAL,
                     "unknown key \"%s\" (known keys: root, profile, runtime-path, log-file, "
-                    "log-level, state-dir, resource-kinds, seccomp-numa, ctk-path, cdi-spec-dirs, cdi-refresh)",
+                    "log-level, state-dir, resource-kinds, seccomp-numa, ctk-path, cdi-spec-dirs, cdi-refresh, mode, "
+                    "cdi-refresh-on-stale)",
                     key);
         if (f->kind == CTK_CONFIG_F_BOOL) {
                 if (v->kind != CTK_CONFIG_V_BOOL)

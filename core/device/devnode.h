@@ -29,4 +29,12 @@ void ctk_devnode_clear(struct ctk_devnode *d);
 int ctk_devnode_stat_many(struct ctk_backend *b, const char *const *paths, size_t n, struct ctk_devnode *out,
                           size_t *failed, struct ctk_error **err);
 
+/* stat_node for each of paths[0..n), into out[0..n): errs[i] is 0, or the
+ * errno of a path that could not be stat'ed (ENOENT for a missing one).
+ * Entries of one directory (consecutive paths) are stat'ed together where
+ * the backend offers it, without following a final link.  Fails only when
+ * out of memory. */
+int ctk_node_stat_batch(struct ctk_backend *b, const char *const *paths, size_t n, struct ctk_node_info *out, int *errs,
+                        struct ctk_error **err);
+
 #endif

@@ -67,6 +67,8 @@ int ctk_resource_id_format(const struct ctk_gpu_list *gpus, size_t i, enum ctk_r
 bool ctk_resource_id_is(const char *s, size_t len)
 {
         size_t plen = strlen(INDEX_PREFIX);
+        if (memchr(s, '=', len) != NULL) /* a CDI name without its vendor, say: not an id */
+                return false;
         return memchr(s, ':', len) != NULL || (len >= plen && memcmp(s, INDEX_PREFIX, plen) == 0);
 }
 

@@ -33,8 +33,8 @@ int ctk_resource_id_format(const struct ctk_gpu_list *gpus, size_t i, enum ctk_r
                            struct ctk_error **err);
 
 /* Whether the token s[0..len) has the shape of a gpu<N> or <UUID>:<N> id (a
- * ':' in it, or the prefix "gpu", lower case as written): the grammar's other
- * tokens never do. */
+ * ':' in it, or the prefix "gpu", lower case as written, and no '='): the
+ * grammar's other tokens never do. */
 bool ctk_resource_id_is(const char *s, size_t len);
 
 /* Resolves such a token to the index of one device; an id naming nothing is

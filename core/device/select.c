@@ -9,11 +9,11 @@
  *     A-B                 inclusive range of indices (blanks around '-' allowed)
  *     0xHEX               UUID (KFD unique_id), any case, zero padding allowed
  *     HEX                 UUID written without 0x: more than 8 hex digits
- *     amd.com/gpu=NAME    a device of our CDI spec by its fully qualified
- *                         name: NAME is an index, a 0x<UUID> or all (the
- *                         names `amd-ctk cdi generate` writes)
  *     0xHEX:N | gpuN      a Swarm resource id (resource_id.h): partition N
  *                         of a GPU, device N
+ *     vendor/class=NAME   a fully qualified CDI device name (a '/' before
+ *                         the first '='): set aside for the CDI layer by
+ *                         the *_names functions, an error for the others
  * Anything else, an empty TOKEN ("0,,1", "0,"), none/void inside a list, an
  * index or range end that does not exist and a UUID that matches no GPU is an
  * error naming the token.  Ranges are checked against the GPU count before
@@ -176,41 +176,28 @@ static bool has_hex_prefix(struct token t)
         return t.len >= 2 && t.s[0] == '0' && (t.s[1] == 'x' || t.s[1] == 'X');
 }
 
-#define CDI_KIND "amd.com/gpu"
-
-/* A fully qualified CDI name (vendor/class=name): ours resolve like the
- * plain tokens they name; another vendor's devices are a CDI-capable
- * engine's to apply. */
-static int select_token(struct token t, const struct ctk_gpu_list *gpus, bool *marks, struct ctk_error **err);
-static int select_cdi_name(struct token t, const char *eq, const struct ctk_gpu_list *gpus, bool *marks,
-                           struct ctk_error **err)
+/* A fully qualified CDI name has the shape vendor/class=name: a '/'
+ * before the first '='.  With names, it is set aside there for the CDI
+ * layer to resolve; without, it has no meaning here. */
+static int cdi_name(struct token t, struct ctk_strv *names, struct ctk_error **err)
 {
-        size_t kind_len = (size_t)(eq - t.s);
-        struct token name = {eq + 1, t.len - kind_len - 1};
-        if (kind_len != strlen(CDI_KIND) || memcmp(t.s, CDI_KIND, kind_len) != 0)
+        if (names == NULL)
                 return ctk_error_set(err, EINVAL,
-                                     "'%.*s' is a CDI device of another kind than " CDI_KIND
-                                     ": a CDI-capable engine applies it (docker or podman run --device %.*s)",
-                                     (int)t.len, t.s, (int)t.len, t.s);
-        bool ok =
-            (name.len == 3 && memcmp(name.s, "all", 3) == 0) ||
-            (name.len > 0 && name.len <= MAX_INDEX_DIGITS && all_chars(name, isdigit)) ||
-            (has_hex_prefix(name) && name.len > 2 && all_chars((struct token){name.s + 2, name.len - 2}, isxdigit));
-        if (!ok)
-                return ctk_error_set(err, EINVAL,
-                                     "'%.*s' is not a device name of " CDI_KIND
-                                     " (its names are GPU indices, 0x<UUID> and all)",
+                                     "'%.*s' is a CDI device name: GPU indices, ranges and UUIDs select GPUs here",
                                      (int)t.len, t.s);
-        if (select_token(name, gpus, marks, err) < 0)
-                return ctk_error_prefix(err, "%.*s", (int)t.len, t.s);
+        _cleanup_free_ char *name = strndup(t.s, t.len);
+        if (name == NULL || ctk_strv_push(names, name) < 0)
+                return ctk_error_set(err, ENOMEM, "out of memory");
         return 0;
 }
 
-static int select_token(struct token t, const struct ctk_gpu_list *gpus, bool *marks, struct ctk_error **err)
+static int select_token(struct token t, const struct ctk_gpu_list *gpus, bool *marks, bool *plain,
+                        struct ctk_strv *names, struct ctk_error **err)
 {
         const char *eq = memchr(t.s, '=', t.len);
         if (eq != NULL && memchr(t.s, '/', (size_t)(eq - t.s)) != NULL)
-                return select_cdi_name(t, eq, gpus, marks, err);
+                return cdi_name(t, names, err);
+        *plain = true;
         if (ctk_resource_id_is(t.s, t.len)) {
                 size_t i;
                 if (ctk_resource_id_resolve(t.s, t.len, gpus, &i, err) < 0)
@@ -257,8 +244,8 @@ static int marks_to_selection(const bool *marks, size_t n, struct ctk_selection 
         return 0;
 }
 
-int ctk_select_parse(const char *value, const struct ctk_gpu_list *gpus, struct ctk_selection *out,
-                     struct ctk_error **err)
+int ctk_select_parse_names(const char *value, const struct ctk_gpu_list *gpus, struct ctk_selection *out,
+                           struct ctk_strv *names, struct ctk_error **err)
 {
         *out = (struct ctk_selection){.kind = CTK_SELECT_UNSET};
         struct token whole = trim(value != NULL ? value : "", value != NULL ? strlen(value) : 0);
@@ -273,19 +260,28 @@ int ctk_select_parse(const char *value, const struct ctk_gpu_list *gpus, struct 
         if (marks == NULL)
                 return ctk_error_set(err, ENOMEM, "out of memory");
         const char *p = whole.s, *end = whole.s + whole.len;
+        bool plain = false;
         for (;;) {
                 const char *comma = memchr(p, ',', (size_t)(end - p));
                 const char *stop = comma != NULL ? comma : end;
                 struct token t = trim(p, (size_t)(stop - p));
                 if (t.len == 0)
                         return ctk_error_set(err, EINVAL, "empty entry in GPU list '%.*s'", (int)whole.len, whole.s);
-                if (select_token(t, gpus, marks, err) < 0)
+                if (select_token(t, gpus, marks, &plain, names, err) < 0)
                         return -1;
                 if (comma == NULL)
                         break;
                 p = comma + 1;
         }
+        if (!plain) /* CDI names only */
+                return 0;
         return marks_to_selection(marks, gpus->n, out, err);
+}
+
+int ctk_select_parse(const char *value, const struct ctk_gpu_list *gpus, struct ctk_selection *out,
+                     struct ctk_error **err)
+{
+        return ctk_select_parse_names(value, gpus, out, NULL, err);
 }
 
 int ctk_select_merge(struct ctk_selection *a, const struct ctk_selection *b, struct ctk_error **err)
@@ -348,8 +344,9 @@ static bool is_selection_var(const char *entry, size_t name_len, const char *con
         return false;
 }
 
-int ctk_select_from_env(char *const *env, size_t nenv, const char *const *kinds, const struct ctk_gpu_list *gpus,
-                        struct ctk_selection *out, struct ctk_error **err)
+int ctk_select_from_env_names(char *const *env, size_t nenv, const char *const *kinds, const struct ctk_gpu_list *gpus,
+                              struct ctk_selection *out, struct ctk_strv *names, struct ctk_strv *vars,
+                              struct ctk_error **err)
 {
         *out = (struct ctk_selection){.kind = CTK_SELECT_UNSET};
         for (size_t i = 0; i < nenv; i++) {
@@ -358,9 +355,18 @@ int ctk_select_from_env(char *const *env, size_t nenv, const char *const *kinds,
                 if (eq == NULL || !is_selection_var(e, (size_t)(eq - e), kinds))
                         continue;
                 struct ctk_selection one;
-                if (ctk_select_parse(eq + 1, gpus, &one, err) < 0) {
+                size_t before = names != NULL ? names->n : 0;
+                if (ctk_select_parse_names(eq + 1, gpus, &one, names, err) < 0) {
                         ctk_selection_clear(out);
                         return ctk_error_prefix(err, "%.*s", (int)(eq - e), e);
+                }
+                for (size_t k = before; vars != NULL && names != NULL && k < names->n; k++) {
+                        _cleanup_free_ char *var = strndup(e, (size_t)(eq - e));
+                        if (var == NULL || ctk_strv_push(vars, var) < 0) {
+                                ctk_selection_clear(&one);
+                                ctk_selection_clear(out);
+                                return ctk_error_set(err, ENOMEM, "out of memory");
+                        }
                 }
                 int r = ctk_select_merge(out, &one, err);
                 ctk_selection_clear(&one);
@@ -370,4 +376,10 @@ int ctk_select_from_env(char *const *env, size_t nenv, const char *const *kinds,
                 }
         }
         return 0;
+}
+
+int ctk_select_from_env(char *const *env, size_t nenv, const char *const *kinds, const struct ctk_gpu_list *gpus,
+                        struct ctk_selection *out, struct ctk_error **err)
+{
+        return ctk_select_from_env_names(env, nenv, kinds, gpus, out, NULL, NULL, err);
 }

@@ -1,10 +1,8 @@
 #include "util.h"
 
-const char *ctk_json_type_name(const json_t *v)
+const char *ctk_json_kind_name(json_type t)
 {
-        if (v == NULL)
-                return "nothing";
-        switch (json_typeof(v)) {
+        switch (t) {
         case JSON_OBJECT:
                 return "an object";
         case JSON_ARRAY:
@@ -12,6 +10,7 @@ const char *ctk_json_type_name(const json_t *v)
         case JSON_STRING:
                 return "a string";
         case JSON_INTEGER:
+                return "an integer";
         case JSON_REAL:
                 return "a number";
         case JSON_TRUE:
@@ -21,6 +20,13 @@ const char *ctk_json_type_name(const json_t *v)
                 return "null";
         }
         return "a value";
+}
+
+const char *ctk_json_type_name(const json_t *v)
+{
+        if (v == NULL)
+                return "nothing";
+        return json_is_integer(v) ? "a number" : ctk_json_kind_name(json_typeof(v));
 }
 
 const char *ctk_json_type_name_exact(const json_t *v)

@@ -12,6 +12,10 @@ static inline void ctk_json_decrefp(json_t **j)
 }
 #define _cleanup_json_ __attribute__((cleanup(ctk_json_decrefp)))
 
+/* The name of a JSON type for messages: "an object", "an array", "a
+ * string", "an integer", "a number" (real), "a boolean" or "null". */
+const char *ctk_json_kind_name(json_type t);
+
 /* "an object", "an array", "a string", "a number", "a boolean" or "null". */
 const char *ctk_json_type_name(const json_t *v);
 

@@ -9,6 +9,7 @@
 #include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 #include "core/device/device.h"
@@ -21,13 +22,6 @@ int ctk_oci_check_root(const json_t *spec, struct ctk_error **err);
  * missing process or env gives n = 0.  *env is NULL-terminated; free() it. */
 int ctk_oci_env(const json_t *spec, const char ***env, size_t *n, struct ctk_error **err);
 
-/* Adds the node to linux.devices (path, type, major, minor, fileMode, uid,
- * gid) unless an entry with the same path exists, and an allow rule (type,
- * major, minor, access "rwm") to linux.resources.devices unless the device is
- * already allowed rwm by an exact rule not followed by a deny.  *changed is
- * set when something was added. */
-int ctk_oci_add_devnode(json_t *spec, const struct ctk_devnode *d, bool *changed, struct ctk_error **err);
-
 /* True when a process needs the node's group to open it: the node is not
  * world read-write, its group has access and the group is not root. */
 bool ctk_oci_devnode_needs_group(const struct ctk_devnode *d);
@@ -36,11 +30,28 @@ bool ctk_oci_devnode_needs_group(const struct ctk_devnode *d);
  * the user's primary gid.  Without a process object nothing is done. */
 int ctk_oci_add_additional_gid(json_t *spec, gid_t gid, bool *changed, struct ctk_error **err);
 
-/* Adds all nodes and, where needed, their groups.  Counts what was added. */
+/* A linux.devices entry and its device cgroup rule. */
+struct ctk_oci_device {
+        const char *path;
+        char type; /* 'c', 'b', 'u' or 'p' */
+        int64_t major, minor;
+        bool has_mode, has_uid, has_gid;
+        uint32_t mode; /* fileMode */
+        uint32_t uid, gid;
+        const char *access; /* of the allow rule ("rwm"; "" none); NULL, or type u or p: no rule */
+};
+
+/* What an edit added or replaced. */
 struct ctk_oci_edit_stats {
         size_t devices, rules, gids;
 };
-int ctk_oci_add_devnodes(json_t *spec, const struct ctk_devnode *nodes, size_t n, struct ctk_oci_edit_stats *stats,
-                         struct ctk_error **err);
+
+/* Puts each device into linux.devices: an entry with the same path is
+ * replaced in place (CDI's rule), one equal to it is left as it is; for
+ * types c and b, an allow rule with the access to linux.resources.devices
+ * unless an exact allow rule not undone by a later deny grants it already.
+ * stats (optional) counts entries added or replaced and rules added. */
+int ctk_oci_put_devices(json_t *spec, const struct ctk_oci_device *d, size_t n, struct ctk_oci_edit_stats *stats,
+                        struct ctk_error **err);
 
 #endif

@@ -47,6 +47,11 @@ static void test_may_request_gpus(void **state)
         assert_true(may("[\"\\u0041MD_VISIBLE_DEVICES=0\"]"));
         assert_true(may("[\"DOCKER\\u005fRESOURCE_GPU=0\"]"));
         assert_true(may("[\"\\u0044OCKER_RESOURCE_GPU=0\"]"));
+        /* CDI's request annotations, also with the '/' escaped or a letter spelt \u00XX */
+        assert_true(may("{\"annotations\":{\"cdi.k8s.io/nic\":\"example.com/nic=eth0\"}}"));
+        assert_true(may("{\"annotations\":{\"cdi.k8s.io\\/nic\":\"example.com/nic=eth0\"}}"));
+        assert_true(may("{\"annotations\":{\"\\u0063di.k8s.io/nic\":\"x\"}}"));
+        assert_false(may("{\"annotations\":{\"io.kubernetes.cri.sandbox-id\":\"x\"}}"));
         /* Go's escapes of < > & and other characters do not count */
         assert_false(may("[\"X=\\u003cy\\u003e\\u0026\"]"));
         assert_false(may("[\"\\u00e9\"]"));

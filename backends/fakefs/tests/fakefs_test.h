@@ -12,6 +12,7 @@
 
 #include <cmocka.h>
 
+#include "backends/fakefs/backend.h"
 #include "backends/fakefs/host.h"
 #include "backends/fakefs/profile.h"
 #include "backends/fakefs/tree.h"
@@ -28,6 +29,34 @@ static inline struct ctk_fakefs_host *test_host(const char *json)
                 fail_msg("profile: %s", err->msg);
         }
         return h;
+}
+
+/* A simulated host and a backend answering from it. */
+struct test_backend {
+        struct ctk_fakefs_host *host;
+        struct ctk_backend *b;
+};
+
+/* The host of a profile string and its backend; fails the test on error. */
+static inline struct test_backend *test_backend_new(const char *json)
+{
+        struct test_backend *f = calloc(1, sizeof(*f));
+        struct ctk_error *err = NULL;
+        if (f == NULL)
+                fail();
+        f->host = test_host(json);
+        if (ctk_fakefs_backend_from_host(f->host, &f->b, &err) < 0)
+                fail_msg("backend: %s", err->msg);
+        return f;
+}
+
+static inline void test_backend_free(struct test_backend *f)
+{
+        if (f == NULL)
+                return;
+        ctk_backend_free(f->b);
+        ctk_fakefs_host_unref(f->host);
+        free(f);
 }
 
 /* The error message of loading a profile from a string (NULL if it loads). */

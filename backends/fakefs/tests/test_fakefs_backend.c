@@ -25,28 +25,15 @@ static const char *const two_gpus =
     "  ]\n"
     "}\n";
 
-struct fixture {
-        struct ctk_fakefs_host *host;
-        struct ctk_backend *b;
-};
-
 static int setup(void **state)
 {
-        struct fixture *f = calloc(1, sizeof(*f));
-        struct ctk_error *err = NULL;
-        f->host = test_host(two_gpus);
-        if (ctk_fakefs_backend_from_host(f->host, &f->b, &err) < 0)
-                return -1;
-        *state = f;
+        *state = test_backend_new(two_gpus);
         return 0;
 }
 
 static int teardown(void **state)
 {
-        struct fixture *f = *state;
-        ctk_backend_free(f->b);
-        ctk_fakefs_host_unref(f->host);
-        free(f);
+        test_backend_free(*state);
         return 0;
 }
 
@@ -70,7 +57,7 @@ static void expect_str(struct ctk_backend *b, const char *path, const char *want
 
 static void list_dir_is_sorted(void **state)
 {
-        struct fixture *f = *state;
+        struct test_backend *f = *state;
         struct ctk_error *err = NULL;
         struct ctk_strv names = {0};
         assert_int_equal(ctk_list_dir(f->b, "/dev/dri", &names, &err), 0);
@@ -93,7 +80,7 @@ static void list_dir_is_sorted(void **state)
 
 static void errors_carry_errno(void **state)
 {
-        struct fixture *f = *state;
+        struct test_backend *f = *state;
         struct ctk_error *err = NULL;
         struct ctk_strv names = {0};
         char *s = NULL;
@@ -127,7 +114,7 @@ static void errors_carry_errno(void **state)
 
 static void stat_of_device_nodes(void **state)
 {
-        struct fixture *f = *state;
+        struct test_backend *f = *state;
         struct ctk_error *err = NULL;
         struct ctk_node_info info;
         assert_int_equal(ctk_stat_node(f->b, "/dev/kfd", &info, &err), 0);
@@ -158,7 +145,7 @@ static void stat_of_device_nodes(void **state)
 
 static void layout_contract(void **state)
 {
-        struct fixture *f = *state;
+        struct test_backend *f = *state;
         struct ctk_error *err = NULL;
         char *t = NULL;
         assert_int_equal(ctk_read_link(f->b, "/sys/module/amdgpu/drivers/pci:amdgpu", &t, &err), 0);

@@ -31,6 +31,17 @@ static inline char *scratch_path(const char *dir, const char *rel)
         return p;
 }
 
+/* Writes text to the file "dir/rel" (created or truncated); the test
+ * fails when it cannot. */
+static inline void scratch_write(const char *dir, const char *rel, const char *text)
+{
+        char *p = scratch_path(dir, rel);
+        FILE *f = fopen(p, "we");
+        if (f == NULL || fputs(text, f) < 0 || fclose(f) != 0)
+                fail_msg("cannot write %s", p);
+        free(p);
+}
+
 static int scratch_remove_failed;
 
 static inline int scratch_remove_one(const char *path, const struct stat *st, int type, struct FTW *ftw)

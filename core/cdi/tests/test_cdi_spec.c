@@ -196,27 +196,34 @@ static void test_additional_gids(void **state)
         test_host_free(&h);
 }
 
+/* The groups of the device model (one rule with the runtime's discovery
+ * path: ctk_oci_devnode_needs_group). */
 static void test_gid_rule(void **state)
 {
         (void)state;
-        struct ctk_devnode a = {.path = "/dev/a", .mode = 0660, .gid = 0};   /* root group: never */
-        struct ctk_devnode b = {.path = "/dev/b", .mode = 0666, .gid = 44};  /* world rw: not needed */
-        struct ctk_devnode c = {.path = "/dev/c", .mode = 0664, .gid = 109}; /* needed */
-        struct ctk_devnode d = {.path = "/dev/d", .mode = 0660, .gid = 109}; /* duplicate */
-        struct ctk_devnode e = {.path = "/dev/e", .mode = 0600, .gid = 7};   /* needed, sorts first */
-        const struct ctk_devnode *nodes[] = {&a, &b, &c, &d, &e};
-        struct ctk_cdi_device dev = {.name = "x", .nodes = nodes, .n = 5};
-        gid_t *gids = NULL;
-        size_t n = 0;
-        assert_int_equal(ctk_cdi_device_gids(&dev, &gids, &n, NULL), 0);
-        assert_int_equal(n, 2);
-        assert_int_equal(gids[0], 7);
-        assert_int_equal(gids[1], 109);
-        free(gids);
+        struct ctk_devnode a = {.path = "/dev/a", .type = 'c', .mode = 0660, .gid = 0};   /* root group: never */
+        struct ctk_devnode b = {.path = "/dev/b", .type = 'c', .mode = 0666, .gid = 44};  /* world rw: not needed */
+        struct ctk_devnode c = {.path = "/dev/c", .type = 'c', .mode = 0664, .gid = 109}; /* needed */
+        struct ctk_devnode d = {.path = "/dev/d", .type = 'c', .mode = 0660, .gid = 109}; /* duplicate */
+        struct ctk_devnode e = {.path = "/dev/e", .type = 'c', .mode = 0600, .gid = 7};   /* the group has no access */
+        struct ctk_devnode f = {.path = "/dev/f", .type = 'c', .mode = 0640, .gid = 8};   /* needed, sorts first */
+        const struct ctk_devnode *nodes[] = {&a, &b, &c, &d, &e, &f};
+        struct ctk_cdi_device dev = {.name = "x", .nodes = nodes, .n = 6};
+        struct ctk_cdi_edits ed;
+        assert_int_equal(ctk_cdi_device_edits(&dev, true, &ed, NULL), 0);
+        assert_int_equal(ed.ngids, 2);
+        assert_int_equal(ed.gids[0], 8);
+        assert_int_equal(ed.gids[1], 109);
+        assert_int_equal(ed.nnodes, 6);
+        ctk_cdi_edits_clear(&ed);
         dev.n = 2;
-        assert_int_equal(ctk_cdi_device_gids(&dev, &gids, &n, NULL), 0);
-        assert_int_equal(n, 0);
-        assert_null(gids);
+        assert_int_equal(ctk_cdi_device_edits(&dev, true, &ed, NULL), 0);
+        assert_int_equal(ed.ngids, 0);
+        ctk_cdi_edits_clear(&ed);
+        dev.n = 6; /* without the groups */
+        assert_int_equal(ctk_cdi_device_edits(&dev, false, &ed, NULL), 0);
+        assert_int_equal(ed.ngids, 0);
+        ctk_cdi_edits_clear(&ed);
 }
 
 static void test_vendor_class(void **state)

@@ -33,7 +33,9 @@ static const char default_dump[] = "{\n"
                                    "        \"/etc/cdi\",\n"
                                    "        \"/var/run/cdi\"\n"
                                    "    ],\n"
-                                   "    \"cdi-refresh\": true\n"
+                                   "    \"cdi-refresh\": true,\n"
+                                   "    \"mode\": \"auto\",\n"
+                                   "    \"cdi-refresh-on-stale\": false\n"
                                    "}\n";
 
 static void assert_defaults(const struct ctk_config *c)
@@ -53,6 +55,9 @@ static void assert_defaults(const struct ctk_config *c)
         assert_int_equal(c->cdi_spec_dirs.n, 2);
         assert_string_equal(c->cdi_spec_dirs.v[0], "/etc/cdi");
         assert_string_equal(c->cdi_spec_dirs.v[1], "/var/run/cdi");
+        assert_string_equal(c->mode, "auto");
+        assert_int_equal(ctk_config_mode_of(c), CTK_MODE_AUTO);
+        assert_false(c->cdi_refresh_on_stale);
         assert_true(c->cdi_refresh);
 }
 
@@ -128,7 +133,9 @@ static void test_every_key(void **state)
                            "  \"resource-kinds\": [\"gpu\", \"AMD.GPU-2\"],\n"
                            "  \"seccomp-numa\": false,\n"
                            "  \"ctk-path\": \"/usr/bin/amd-ctk\",\n"
-                           "  \"cdi-spec-dirs\": [\"/etc/cdi\"]\n"
+                           "  \"cdi-spec-dirs\": [\"/etc/cdi\"],\n"
+                           "  \"mode\": \"cdi\",\n"
+                           "  \"cdi-refresh-on-stale\": true\n"
                            "}\n";
         struct ctk_config c;
         struct ctk_error *err = NULL;
@@ -146,6 +153,8 @@ static void test_every_key(void **state)
         assert_string_equal(c.ctk_path, "/usr/bin/amd-ctk");
         assert_int_equal(c.cdi_spec_dirs.n, 1);
         assert_string_equal(c.cdi_spec_dirs.v[0], "/etc/cdi");
+        assert_int_equal(ctk_config_mode_of(&c), CTK_MODE_CDI);
+        assert_true(c.cdi_refresh_on_stale);
 
         /* The dump of a custom config reads back to the same config. */
         char *s = ctk_config_dump(&c);
@@ -201,11 +210,13 @@ static void test_unknown_key(void **state)
         (void)state;
         check_error("{\n    \"root\": null,\n    \"rot\": \"/\"\n}",
                     "config.json:3:5: unknown key \"rot\" (known keys: root, profile, runtime-path, log-file, "
-                    "log-level, state-dir, resource-kinds, seccomp-numa, ctk-path, cdi-spec-dirs, cdi-refresh)");
+                    "log-level, state-dir, resource-kinds, seccomp-numa, ctk-path, cdi-spec-dirs, cdi-refresh, mode, "
+                    "cdi-refresh-on-stale)");
         /* Keys are case-sensitive and use dashes. */
         check_error("{\"log_level\": \"info\"}",
                     "config.json:1:2: unknown key \"log_level\" (known keys: root, profile, runtime-path, log-file, "
-                    "log-level, state-dir, resource-kinds, seccomp-numa, ctk-path, cdi-spec-dirs, cdi-refresh)");
+                    "log-level, state-dir, resource-kinds, seccomp-numa, ctk-path, cdi-spec-dirs, cdi-refresh, mode, "
+                    "cdi-refresh-on-stale)");
 }
 
 static void test_wrong_types(void **state)
@@ -251,6 +262,11 @@ static void test_bad_values(void **state)
         check_error("{\"cdi-spec-dirs\": []}", "config.json:1:2: \"cdi-spec-dirs\" must name at least one directory");
         check_error("{\"cdi-spec-dirs\": [\"/etc/cdi\", \"cdi\"]}",
                     "config.json:1:32: \"cdi-spec-dirs\" must be an absolute path (got \"cdi\")");
+        check_error("{\"mode\": \"CDI\"}",
+                    "config.json:1:2: \"mode\" must be one of \"auto\", \"cdi\", \"legacy\" (got \"CDI\")");
+        check_error("{\"mode\": null}", "config.json:1:2: \"mode\" must be a string, not null");
+        check_error("{\"cdi-refresh-on-stale\": \"true\"}",
+                    "config.json:1:2: \"cdi-refresh-on-stale\" must be true or false, not a string");
         check_error("{\"root\": \"/a\", \"profile\": \"/b.json\"}",
                     "config.json:1:16: \"root\" and \"profile\" cannot both be set");
 }

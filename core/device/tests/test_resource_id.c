@@ -222,8 +222,8 @@ static void test_shape(void **state)
         assert_true(ctk_resource_id_is("0x1:0", 5));
         assert_true(ctk_resource_id_is(":", 1));
         /* the grammar's other tokens */
-        static const char *const others[] = {"all",           "none", "void", "0",   "0-3", "0x1", "EA35F57CC80DEB35",
-                                             "amd.com/gpu=1", "gp",   "x",    "GPU0"};
+        static const char *const others[] = {"all",           "none", "void", "0",    "0-3",  "0x1", "EA35F57CC80DEB35",
+                                             "amd.com/gpu=1", "gp",   "x",    "GPU0", "gpu=0"};
         for (size_t i = 0; i < sizeof(others) / sizeof(others[0]); i++)
                 if (ctk_resource_id_is(others[i], strlen(others[i])))
                         fail_msg("'%s' taken for a resource id", others[i]);

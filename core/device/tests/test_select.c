@@ -586,29 +586,53 @@ static void test_env_errors_name_the_variable(void **state)
                  "AMD_VISIBLE_DEVICES: GPU range 0-2000000000 goes past the last GPU (this host has GPUs 0-3)");
 }
 
-/* Fully qualified CDI names of our spec (amd.com/gpu=NAME) select what
- * NAME names, mixed with plain tokens; other kinds and names our spec does
- * not have are errors naming the token. */
+/* Fully qualified CDI names (vendor/class=name) are set aside for the CDI
+ * layer by the *_names functions, in order, mixed with plain tokens; the
+ * plain functions refuse them. */
 static void test_cdi_names(void **state)
 {
         (void)state;
-        LIST("amd.com/gpu=1", &seed, 1);
-        LIST("amd.com/gpu=all", &seed, 0, 1, 2, 3);
-        LIST("amd.com/gpu=0xEA35F57CC80DEB35", &seed, 0);
-        LIST("amd.com/gpu=0x89caa15875ff5a43, 2", &seed, 1, 2);
-        LIST("0,amd.com/gpu=2,amd.com/gpu=0", &seed, 0, 2);
-        check_error("amd.com/gpu=9", &seed, "amd.com/gpu=9: GPU 9 does not exist (this host has GPUs 0-3)");
-        check_error("amd.com/gpu=0-2", &seed,
-                    "'amd.com/gpu=0-2' is not a device name of amd.com/gpu (its names are GPU indices, 0x<UUID> and "
-                    "all)");
-        check_error("amd.com/gpu=", &seed,
-                    "'amd.com/gpu=' is not a device name of amd.com/gpu (its names are GPU indices, 0x<UUID> and all)");
-        check_error("amd.com/gpu=ALL", &seed,
-                    "'amd.com/gpu=ALL' is not a device name of amd.com/gpu (its names are GPU indices, 0x<UUID> and "
-                    "all)");
-        check_error("nvidia.com/gpu=0", &seed,
-                    "'nvidia.com/gpu=0' is a CDI device of another kind than amd.com/gpu: a CDI-capable engine applies "
-                    "it (docker or podman run --device nvidia.com/gpu=0)");
+        struct ctk_selection s;
+        struct ctk_strv names _cleanup_strv_ = {0};
+        assert_int_equal(ctk_select_parse_names("0, amd.com/gpu=2 ,example.com/nic=eth0,3", &seed, &s, &names, NULL),
+                         0);
+        assert_int_equal(s.kind, CTK_SELECT_LIST);
+        assert_int_equal(s.n, 2);
+        assert_int_equal(s.idx[0], 0);
+        assert_int_equal(s.idx[1], 3);
+        assert_int_equal(names.n, 2);
+        assert_string_equal(names.v[0], "amd.com/gpu=2");
+        assert_string_equal(names.v[1], "example.com/nic=eth0");
+        ctk_selection_clear(&s);
+        ctk_strv_clear(&names);
+        /* names only: no plain GPU */
+        assert_int_equal(ctk_select_parse_names("amd.com/gpu=all", &seed, &s, &names, NULL), 0);
+        assert_int_equal(s.kind, CTK_SELECT_UNSET);
+        assert_int_equal(names.n, 1);
+        ctk_strv_clear(&names);
+        /* a plain token still fails as before */
+        struct ctk_error *err = NULL;
+        assert_int_equal(ctk_select_parse_names("amd.com/gpu=0,9", &seed, &s, &names, &err), -1);
+        assert_string_equal(err->msg, "GPU 9 does not exist (this host has GPUs 0-3)");
+        ctk_error_free(err);
+        err = NULL;
+        ctk_strv_clear(&names);
+        /* = without a / before it is no CDI name */
+        check_error("gpu=0", &seed,
+                    "'gpu=0' is not a GPU index, range or UUID (expected all, none, or a list like "
+                    "0,2-3,0x<UUID>)");
+        check_error("amd.com/gpu=1", &seed,
+                    "'amd.com/gpu=1' is a CDI device name: GPU indices, ranges and UUIDs select GPUs here");
+        /* from the environment: the variable of each name */
+        const char *env[] = {"AMD_VISIBLE_DEVICES=1,amd.com/gpu=0", "DOCKER_RESOURCE_GPU=example.com/x=y"};
+        struct ctk_strv vars _cleanup_strv_ = {0};
+        const char *const kinds[] = {"GPU", NULL};
+        assert_int_equal(ctk_select_from_env_names((char *const *)env, 2, kinds, &seed, &s, &names, &vars, NULL), 0);
+        assert_int_equal(s.n, 1);
+        assert_int_equal(names.n, 2);
+        assert_string_equal(vars.v[0], "AMD_VISIBLE_DEVICES");
+        assert_string_equal(vars.v[1], "DOCKER_RESOURCE_GPU");
+        ctk_selection_clear(&s);
 }
 
 int main(void)
