@@ -95,11 +95,11 @@ static int write_spec(const char *output, const char *text, bool force)
         _cleanup_error_ struct ctk_error *err = NULL;
         if (strcmp(output, "-") == 0) {
                 fputs(text, stdout);
-                return ctk_cdi_finish_output();
+                return 0;
         }
         if (!force && up_to_date(output, text)) {
                 printf("CDI spec is up to date: %s\n", output);
-                return ctk_cdi_finish_output();
+                return 0;
         }
         if (ctk_mkdir_parent(output, 0755, &err) < 0 ||
             ctk_file_write_atomic_mode(output, text, strlen(text), 0644, &err) < 0) {
@@ -107,7 +107,7 @@ static int write_spec(const char *output, const char *text, bool force)
                 return ctk_cli_fail(err);
         }
         printf("Generated CDI spec: %s\n", output);
-        return ctk_cdi_finish_output();
+        return 0;
 }
 
 int ctk_cdi_generate_main(struct ctk_cli *cli, int argc, char **argv)

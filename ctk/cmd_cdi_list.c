@@ -112,7 +112,7 @@ static int list_gpus(struct ctk_cli *cli, bool json)
                 print_gpus_text(&gpus);
         else if (print_gpus_json(&gpus) < 0)
                 return ctk_cli_fail(&(struct ctk_error){.code = ENOMEM, .msg = (char *)"out of memory"});
-        return ctk_cdi_finish_output();
+        return 0;
 }
 
 /* ---- from the spec directories ---- */
@@ -201,7 +201,7 @@ static int list_specs(struct ctk_cli *cli, const struct ctk_strv *given, bool js
         ctk_cdi_catalog_clear(&c);
         if (rc < 0)
                 return ctk_cli_fail(&(struct ctk_error){.code = ENOMEM, .msg = (char *)"out of memory"});
-        return ctk_cdi_finish_output();
+        return 0;
 }
 
 int ctk_cdi_list_main(struct ctk_cli *cli, int argc, char **argv)

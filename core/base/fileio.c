@@ -220,3 +220,14 @@ int ctk_file_write_atomic_mode(const char *path, const void *data, size_t len, m
 {
         return write_atomic(path, data, len, mode, true, err);
 }
+
+int ctk_stdout_close(struct ctk_error **err)
+{
+        int e = fflush(stdout) != 0 ? errno : 0;
+        bool failed_before = e == 0 && ferror(stdout); /* its errno is gone */
+        if (fclose(stdout) != 0 && e == 0 && !failed_before)
+                e = errno;
+        if (failed_before)
+                return ctk_error_set(err, EIO, "cannot write the standard output");
+        return e != 0 ? ctk_error_errno(err, e, "cannot write the standard output") : 0;
+}

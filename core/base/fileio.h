@@ -39,4 +39,9 @@ int ctk_file_write_atomic(const char *path, const void *data, size_t len, mode_t
  * contract. */
 int ctk_file_write_atomic_mode(const char *path, const void *data, size_t len, mode_t mode, struct ctk_error **err);
 
+/* Flushes and closes standard output.  A write that failed there (a full
+ * disk, a closed pipe) is an error naming it, so that a command whose
+ * output was cut does not exit 0. */
+int ctk_stdout_close(struct ctk_error **err);
+
 #endif

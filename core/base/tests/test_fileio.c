@@ -1,6 +1,7 @@
 /* Whole-file reads and atomic replacement. */
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <dirent.h>
@@ -9,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -246,6 +248,52 @@ static void test_mkdir_parent(void **state)
         assert_non_null(err);
 }
 
+/* ctk_stdout_close in a child whose standard output is path: 0 when the
+ * output was written, else 1 and the error's message in msg. */
+static int stdout_close_in_child(const char *path, bool line_buffered, char *msg, size_t size)
+{
+        int p[2];
+        assert_int_equal(pipe(p), 0);
+        pid_t pid = fork();
+        assert_true(pid >= 0);
+        if (pid == 0) {
+                close(p[0]);
+                if (freopen(path, "w", stdout) == NULL)
+                        _exit(3);
+                if (line_buffered)
+                        (void)setvbuf(stdout, NULL, _IOLBF, 0);
+                fputs("some output\n", stdout);
+                struct ctk_error *err = NULL;
+                int rc = ctk_stdout_close(&err);
+                if (rc < 0 && write(p[1], err->msg, strlen(err->msg)) < 0)
+                        _exit(4);
+                _exit(rc < 0 ? 1 : 0);
+        }
+        close(p[1]);
+        ssize_t n = read(p[0], msg, size - 1);
+        msg[n > 0 ? n : 0] = '\0';
+        close(p[0]);
+        int status;
+        assert_int_equal(waitpid(pid, &status, 0), pid);
+        assert_true(WIFEXITED(status));
+        return WEXITSTATUS(status);
+}
+
+static void test_stdout_close(void **state)
+{
+        (void)state;
+        char msg[256];
+        _cleanup_free_ char *file = scratch_path(dir, "stdout.txt");
+        assert_int_equal(stdout_close_in_child(file, false, msg, sizeof(msg)), 0);
+        assert_string_equal(msg, "");
+        /* a full disk: the last flush fails, naming the cause */
+        assert_int_equal(stdout_close_in_child("/dev/full", false, msg, sizeof(msg)), 1);
+        assert_string_equal(msg, "cannot write the standard output: No space left on device");
+        /* a write that failed before (line by line): the failure is still seen */
+        assert_int_equal(stdout_close_in_child("/dev/full", true, msg, sizeof(msg)), 1);
+        assert_string_equal(msg, "cannot write the standard output");
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
@@ -259,6 +307,7 @@ int main(void)
             cmocka_unit_test(test_write_atomic_hard_link_untouched),
             cmocka_unit_test(test_write_relative_path),
             cmocka_unit_test(test_mkdir_parent),
+            cmocka_unit_test(test_stdout_close),
         };
         return cmocka_run_group_tests(tests, setup, teardown);
 }
