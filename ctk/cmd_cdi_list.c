@@ -92,7 +92,7 @@ static int print_gpus_json(const struct ctk_gpu_list *gpus)
                 return -1;
         for (size_t i = 0; i < gpus->n; i++) {
                 char name[32];
-                snprintf(name, sizeof(name), "%zu", gpus->v[i].index);
+                (void)snprintf(name, sizeof(name), "%zu", gpus->v[i].index);
                 if (json_array_append_new(devs, device_json(name, &gpus->v[i], gpus)) < 0)
                         return -1;
         }
@@ -133,7 +133,7 @@ static void print_catalog_text(const struct ctk_cdi_catalog *c, const struct ctk
 
 static void print_catalog_warnings(const struct ctk_cdi_catalog *c)
 {
-        fflush(stdout);
+        (void)fflush(stdout);
         for (size_t i = 0; i < c->nconflicts; i++) {
                 fprintf(stderr, "amd-ctk: warning: conflicting device %s (specs ", c->conflicts[i].name);
                 for (size_t j = 0; j < c->conflicts[i].specs.n; j++)

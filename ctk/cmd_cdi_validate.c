@@ -80,7 +80,7 @@ int ctk_cdi_validate_main(struct ctk_cli *cli, int argc, char **argv)
                 return ctk_cdi_usage_error("validate", "--path needs a file name");
 
         printf("Validating CDI spec: %s\n", path);
-        fflush(stdout);
+        (void)fflush(stdout);
         _cleanup_cdi_report_ struct ctk_cdi_report rep = {0};
         _cleanup_error_ struct ctk_error *err = NULL;
         if (validate(cli, path, host_check, &rep, &err) < 0) {

@@ -70,9 +70,11 @@ static void print_table(const struct ctk_gpu_list *l)
                         fprintf(f, "%s%s", first ? "" : ", ", g->drm.v[j]);
                         first = false;
                 }
-                if (f != NULL)
-                        fclose(f);
-                printf("%-10zu%-25s%-40s%-14s%s\n", g->index, uuid, drm != NULL ? drm : "", g->pci,
+                if (f != NULL && fclose(f) != 0) { /* out of memory: the list is cut */
+                        free(drm);
+                        drm = NULL;
+                }
+                printf("%-10zu%-25s%-40s%-14s%s\n", g->index, uuid, drm != NULL ? drm : "?", g->pci,
                        g->partition[0] != '\0' ? g->partition : "-");
                 free(drm);
         }

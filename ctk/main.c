@@ -36,6 +36,7 @@ static int by_order(const void *a, const void *b)
 
 static void usage(FILE *f)
 {
+        // NOLINTNEXTLINE(bugprone-sizeof-expression): an array of pointers
         qsort(commands, ncommands, sizeof(commands[0]), by_order);
         fputs("NAME:\n"
               "   amd-ctk - configure the AMD Container Toolkit\n"

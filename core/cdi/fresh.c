@@ -115,7 +115,10 @@ static char *join_expected(const struct ctk_cdi_device *d)
         for (size_t i = 0; i < d->n; i++)
                 count = list_path(f, count, d->nodes[i]->path);
         list_end(f, count);
-        fclose(f);
+        if (fclose(f) != 0) {
+                free(s);
+                return NULL;
+        }
         return s;
 }
 

@@ -404,9 +404,8 @@ static int add_nodes(json_t *spec, const struct ctk_devnode *nodes, size_t n, bo
         for (size_t i = 0; i < n && r == 0; i++) {
                 if (p.dev[i] && !json_is_string_utf8(nodes[i].path))
                         r = ctk_error_set(err, EINVAL, "device path %s is not valid UTF-8", nodes[i].path);
-                else if (p.dev[i] && append(p.devices, device_entry(&nodes[i]), err) < 0)
-                        r = -1;
-                else if (p.rule[i] && append(p.rules, rule_entry(&nodes[i]), err) < 0)
+                else if ((p.dev[i] && append(p.devices, device_entry(&nodes[i]), err) < 0) ||
+                         (p.rule[i] && append(p.rules, rule_entry(&nodes[i]), err) < 0))
                         r = -1;
         }
         plan_clear(&p);
