@@ -71,6 +71,20 @@ tracker() { "$CTK" --config "$CFG" gpu-tracker "$@"; }
         victim_intact
 }
 
+@test "tracker temporary names taken by links: nothing is written through them, the links are cleared away" {
+        tracker enable
+        # names of the writer's temporaries (".gpu-tracker.json." and six characters)
+        ln -s "$VICTIM" "$STATE/.gpu-tracker.json.AAAAAA"
+        ln -s "$T/created-through-temp" "$STATE/.gpu-tracker.json.BBBBBB"
+        tracker 0 exclusive
+        victim_intact
+        [ ! -e "$T/created-through-temp" ]
+        [ ! -L "$STATE/.gpu-tracker.json.AAAAAA" ]
+        [ ! -L "$STATE/.gpu-tracker.json.BBBBBB" ]
+        no_temporaries "$STATE"
+        [ "$(jq -r '.gpus[0].accessibility' "$STATE/gpu-tracker.json")" = exclusive ]
+}
+
 @test "a state directory every user may write to is refused with one line; nothing is written" {
         mkdir -p "$STATE"
         chmod 0777 "$STATE"
