@@ -5,7 +5,7 @@
 # (clang-tidy's --checks syntax) taken off.  Prints every finding as
 # FILE:LINE:COLUMN: warning: ... [check] and exits 1 when there is one; the
 # whole output of a file (with the analyzer's path notes) is kept in
-# build/tidy/log/.
+# $TIDY_CACHE/log/ (build/tidy/log/).
 #
 # A file found clean is not checked again while nothing it is made of
 # changes: the cache key is a hash of clang-tidy's version, .clang-tidy,
