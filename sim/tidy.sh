@@ -8,9 +8,9 @@
 # $TIDY_CACHE/log/ (build/tidy/log/).
 #
 # A file found clean is not checked again while nothing it is made of
-# changes: the cache key is a hash of clang-tidy's version, .clang-tidy,
-# this script, the flags, and the bytes of the file and of every header it
-# includes (as `clang -M` lists them, system headers too).
+# changes: the cache key is a hash of clang-tidy's version, every
+# .clang-tidy, this script, the flags, and the bytes of the file and of
+# every header it includes (as `clang -M` lists them, system headers too).
 #
 #   TIDY_FLAGS='-I. ...' [TIDY_TEST_CHECKS=-check,...] sh sim/tidy.sh FILE...
 set -eu
@@ -33,8 +33,7 @@ if [ "${1:-}" = --one ]; then
         deps=$(clang -M $flags "$f" 2>/dev/null | sed 's/\\$//' | tr ' ' '\n' | grep -v ':$' | grep .) || deps=""
         if [ -n "$deps" ]; then
                 # shellcheck disable=SC2086
-                key=$({ "$tidy" --version; cat .clang-tidy sim/tidy.sh; echo "$flags $checks"; echo "$deps"; cat $deps; } |
-                        sha256sum | cut -c1-32)
+                key=$({ echo "$TIDY_CONFIG_SUM $flags $checks"; echo "$deps"; cat $deps; } | sha256sum | cut -c1-32)
                 if [ -e "$cache/ok/$key" ]; then
                         touch "$cache/ok/$key"
                         exit 0
@@ -58,7 +57,13 @@ mkdir -p "$cache/ok" "$cache/log"
 start=$cache/.start
 touch "$start"
 rm -f "$cache"/log/*.log
-export TIDY_FLAGS TIDY_TEST_CHECKS="${TIDY_TEST_CHECKS:-}" CLANG_TIDY="$tidy" TIDY_CACHE="$cache"
+# clang-tidy, this script and every .clang-tidy: a change to any checks all again
+TIDY_CONFIG_SUM=$({
+        "$tidy" --version
+        cat sim/tidy.sh
+        find . -path ./build -prune -o -name .clang-tidy -print | sort | xargs cat
+} | sha256sum | cut -c1-32)
+export TIDY_FLAGS TIDY_TEST_CHECKS="${TIDY_TEST_CHECKS:-}" CLANG_TIDY="$tidy" TIDY_CACHE="$cache" TIDY_CONFIG_SUM
 rc=0
 printf '%s\n' "$@" | xargs -P "${TIDY_JOBS:-2}" -n 1 sh sim/tidy.sh --one || rc=$?
 if [ $rc -eq 0 ]; then
