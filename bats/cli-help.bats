@@ -81,3 +81,25 @@ assert_help() {
         done
         [ "$("$CTK" help)" = "$("$CTK" --help)" ]
 }
+
+# the command with its standard output on a full disk
+to_full() { "$@" >/dev/full; }
+
+@test "output that cannot be written (a full disk) is one error line and exit 1, not a cut output with status 0" {
+        local p="$PROFILES/seed-4xmi210.json" args
+        for args in "version" "--help" "--profile $p gpu list" "--profile $p cdi generate" "--profile $p cdi list" \
+                "seccomp profile" "runtime configure --dry-run --config-path /nonexistent/daemon.json"; do
+                run --separate-stderr to_full "$CTK" $args
+                [ "$status" -eq 1 ] || {
+                        echo "'amd-ctk $args >/dev/full' exited $status"
+                        return 1
+                }
+                [ "${#stderr_lines[@]}" -eq 1 ] && [[ "$stderr" == "amd-ctk: cannot write the "* ]] || {
+                        echo "'amd-ctk $args >/dev/full' said: $stderr"
+                        return 1
+                }
+        done
+        run --separate-stderr to_full "$FAKEFS" --help
+        [ "$status" -eq 1 ]
+        [ "$stderr" = "amd-ctk-fakefs: cannot write the standard output: No space left on device" ]
+}

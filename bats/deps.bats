@@ -45,3 +45,34 @@ STUB
         [ "${lines[1]}" = "run as root: apt-get update && apt-get install -y lcov" ]
         [ ! -e "$BATS_TEST_TMPDIR/calls" ]
 }
+
+# make fuzz on a machine without clang: `fresh-clang` (FUZZ_CC) exists only
+# once the stub apt-get has "installed" it, a moment after being called.
+@test "make -j2 fuzz: the packages it needs are installed before anything is built with them" {
+        local fuzzobj="$CTK_REPO/build/fuzz/obj"
+        # the fuzzers' library objects, built once (make check has built them already)
+        env -u MAKEFLAGS -u MAKELEVEL make -s -C "$CTK_REPO" -j2 build/fuzz/fuzz_numbers
+        mkdir -p "$BATS_TEST_TMPDIR/build/fuzz"
+        cp -a "$fuzzobj" "$BATS_TEST_TMPDIR/build/fuzz/obj"
+        cat >"$stub/apt-get" <<STUB
+#!/bin/sh
+echo "apt-get \$*" >>"$BATS_TEST_TMPDIR/calls"
+case "\$1" in
+install)
+        sleep 2
+        printf '#!/bin/sh\nexec clang "\$@"\n' >"$stub/fresh-clang"
+        chmod +x "$stub/fresh-clang"
+        ;;
+esac
+STUB
+        MISSING="clang libclang-rt-14-dev" run env -u MAKEFLAGS -u MAKELEVEL make -C "$CTK_REPO" --no-print-directory \
+                -j2 fuzz BUILD="$BATS_TEST_TMPDIR/build" FUZZ_CC=fresh-clang FUZZ_SECONDS=1
+        [ "$status" -eq 0 ] || {
+                echo "$output" | tail -20
+                return 1
+        }
+        [ "$(sed -n 2p "$BATS_TEST_TMPDIR/calls")" = "apt-get install -y -qq --no-install-recommends clang libclang-rt-14-dev" ]
+        local n
+        n=$(ls "$CTK_REPO"/fuzz/fuzz_*.c | wc -l)
+        [ "$(echo "$output" | grep -c '^fuzz: fuzz_.*: ok$')" -eq "$n" ]
+}

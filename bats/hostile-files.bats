@@ -71,6 +71,20 @@ tracker() { "$CTK" --config "$CFG" gpu-tracker "$@"; }
         victim_intact
 }
 
+@test "tracker temporary names taken by links: nothing is written through them, the links are cleared away" {
+        tracker enable
+        # names of the writer's temporaries (".gpu-tracker.json." and six characters)
+        ln -s "$VICTIM" "$STATE/.gpu-tracker.json.AAAAAA"
+        ln -s "$T/created-through-temp" "$STATE/.gpu-tracker.json.BBBBBB"
+        tracker 0 exclusive
+        victim_intact
+        [ ! -e "$T/created-through-temp" ]
+        [ ! -L "$STATE/.gpu-tracker.json.AAAAAA" ]
+        [ ! -L "$STATE/.gpu-tracker.json.BBBBBB" ]
+        no_temporaries "$STATE"
+        [ "$(jq -r '.gpus[0].accessibility' "$STATE/gpu-tracker.json")" = exclusive ]
+}
+
 @test "a state directory every user may write to is refused with one line; nothing is written" {
         mkdir -p "$STATE"
         chmod 0777 "$STATE"
@@ -124,4 +138,128 @@ tracker() { "$CTK" --config "$CFG" gpu-tracker "$@"; }
         cmp "$T/real-config.json" "$T/real-config.orig"
         [ -L "$T/b/config.json" ]
         no_temporaries "$T/b"
+}
+
+# runtime configure --runtime ENGINE --config-path PATH [OPTION...];
+# containerd's config.toml is $CONTAINERD_CFG, else beside the drop-in
+dropin() {
+        local engine=$1 path=$2
+        shift 2
+        if [ "$engine" = containerd ]; then
+                set -- --containerd-config "${CONTAINERD_CFG:-$(dirname "$path")/config.toml}" "$@"
+        fi
+        run "$CTK" runtime configure --runtime "$engine" --config-path "$path" "$@"
+}
+dropin_name() { case $1 in containerd) echo 99-amd.toml ;; *) echo 99-amd.conf ;; esac; }
+
+@test "runtime configure --runtime containerd|podman|crio: a drop-in path linking elsewhere is never written through" {
+        local e d name
+        for e in containerd podman crio; do
+                d=$T/$e
+                name=$(dropin_name "$e")
+                mkdir -p "$d" "$T/elsewhere-$e"
+                # a symbolic link to the shadow stand-in: not ours, refused
+                ln -s "$VICTIM" "$d/$name"
+                dropin "$e" "$d/$name"
+                [ "$status" -ne 0 ]
+                [ "${#lines[@]}" -eq 1 ]
+                [[ "$output" == *"$d/$name exists and was not written by amd-ctk: not replaced"* ]]
+                dropin "$e" "$d/$name" --remove
+                [ "$status" -ne 0 ]
+                victim_intact
+                [ -L "$d/$name" ]
+                # a symbolic link to a drop-in of ours elsewhere: not written through
+                rm "$d/$name"
+                dropin "$e" "$T/elsewhere-$e/$name"
+                [ "$status" -eq 0 ]
+                cp "$T/elsewhere-$e/$name" "$T/elsewhere-$e/orig"
+                ln -s "$T/elsewhere-$e/$name" "$d/$name"
+                dropin "$e" "$d/$name" --set-as-default
+                [ "$status" -ne 0 ]
+                [[ "$output" == *"$d/$name is a symbolic link: not written"* ]]
+                cmp "$T/elsewhere-$e/$name" "$T/elsewhere-$e/orig"
+                [ -L "$d/$name" ]
+                # a hard link to the stand-in: not ours, neither replaced nor removed
+                rm "$d/$name"
+                ln "$VICTIM" "$d/$name"
+                dropin "$e" "$d/$name"
+                [ "$status" -ne 0 ]
+                dropin "$e" "$d/$name" --remove
+                [ "$status" -ne 0 ]
+                victim_intact
+                [ "$(stat -c %h "$VICTIM")" = 2 ]
+                rm "$d/$name"
+                # a hard link to a drop-in of ours: the path gets a new file, the other name keeps its bytes
+                ln "$T/elsewhere-$e/$name" "$d/$name"
+                dropin "$e" "$d/$name" --set-as-default
+                [ "$status" -eq 0 ]
+                cmp "$T/elsewhere-$e/$name" "$T/elsewhere-$e/orig"
+                ! cmp -s "$d/$name" "$T/elsewhere-$e/orig"
+                [ "$(stat -c %h "$d/$name")" = 1 ]
+                no_temporaries "$d"
+                no_temporaries "$T/elsewhere-$e"
+        done
+}
+
+@test "runtime configure --runtime containerd|podman|crio: a drop-in directory that is a symbolic link is refused" {
+        local e name
+        for e in containerd podman crio; do
+                name=$(dropin_name "$e")
+                export CONTAINERD_CFG=$T/$e/config.toml
+                mkdir -p "$T/$e" "$T/target-$e"
+                ln -s "$T/target-$e" "$T/$e/conf.d"
+                dropin "$e" "$T/$e/conf.d/$name"
+                [ "$status" -ne 0 ]
+                [ "${#lines[@]}" -eq 1 ]
+                [ "$output" = "amd-ctk: the directory of $T/$e/conf.d/$name, $T/$e/conf.d, is a symbolic link: refused (use the directory it points to)" ]
+                [ -z "$(ls -A "$T/target-$e")" ]
+                [ ! -e "$T/$e/config.toml" ]
+                # nor is a drop-in of ours removed through it
+                CONTAINERD_CFG=$T/target-$e/config.toml dropin "$e" "$T/target-$e/$name"
+                [ "$status" -eq 0 ]
+                dropin "$e" "$T/$e/conf.d/$name" --remove
+                [ "$status" -ne 0 ]
+                [ -e "$T/target-$e/$name" ]
+        done
+}
+
+@test "runtime configure --runtime containerd: config.toml or its .bak linking elsewhere: refused before anything is written" {
+        local d=$T/c
+        export CONTAINERD_CFG=$d/config.toml
+        mkdir -p "$d"
+        # config.toml a symbolic link to the stand-in (not TOML) and to a TOML file of someone else's
+        ln -s "$VICTIM" "$d/config.toml"
+        dropin containerd "$d/conf.d/99-amd.toml"
+        [ "$status" -ne 0 ]
+        [ "${#lines[@]}" -eq 1 ]
+        victim_intact
+        printf 'version = 2\n' >"$T/theirs.toml"
+        cp "$T/theirs.toml" "$T/theirs.orig"
+        ln -sf "$T/theirs.toml" "$d/config.toml"
+        dropin containerd "$d/conf.d/99-amd.toml"
+        [ "$status" -ne 0 ]
+        [ "$output" = "amd-ctk: $d/config.toml is a symbolic link: not written (write to the file it points to)" ]
+        cmp "$T/theirs.toml" "$T/theirs.orig"
+        [ ! -e "$d/conf.d/99-amd.toml" ]
+        [ ! -e "$d/config.toml.bak" ]
+        # the .bak a symbolic link to the stand-in
+        rm "$d/config.toml"
+        printf 'version = 2\n' >"$d/config.toml"
+        cp "$d/config.toml" "$T/config.orig"
+        ln -s "$VICTIM" "$d/config.toml.bak"
+        dropin containerd "$d/conf.d/99-amd.toml"
+        [ "$status" -ne 0 ]
+        [ "$output" = "amd-ctk: $d/config.toml.bak is a symbolic link: not written (write to the file it points to)" ]
+        victim_intact
+        cmp "$d/config.toml" "$T/config.orig"
+        [ ! -e "$d/conf.d/99-amd.toml" ]
+        # config.toml a hard link to another file of theirs: replaced by a new file, the other name keeps its bytes
+        rm "$d/config.toml.bak"
+        ln -f "$T/theirs.toml" "$d/config.toml"
+        dropin containerd "$d/conf.d/99-amd.toml"
+        [ "$status" -eq 0 ]
+        cmp "$T/theirs.toml" "$T/theirs.orig"
+        grep -q '^imports = ' "$d/config.toml"
+        no_temporaries "$d"
+        no_temporaries "$d/conf.d"
 }

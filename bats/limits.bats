@@ -80,6 +80,20 @@ json.dump(s, open(sys.argv[2], "w"))' "$TEMPLATE/config.json" "$T/b/config.json"
         cmp "$T/daemon.json" "$T/daemon.orig"
 }
 
+@test "containerd's config.toml nested 10,000 deep (arrays, inline tables): one error, nothing written" {
+        python3 -c 'print("imports = " + "[" * 10000 + "]" * 10000)' >"$T/arrays.toml"
+        python3 -c 'print("a = " + "{b = " * 10000 + "1" + "}" * 10000)' >"$T/tables.toml"
+        for f in arrays tables; do
+                cp "$T/$f.toml" "$T/$f.orig"
+                bounded "$CTK_BIN/amd-ctk" runtime configure --runtime containerd --config-path "$T/conf.d/99-amd.toml" \
+                        --containerd-config "$T/$f.toml"
+                [ "$status" -eq 1 ]
+                [[ "$stderr" == "amd-ctk: $T/$f.toml:1:"*": values nested more than 64 deep" ]]
+                cmp "$T/$f.toml" "$T/$f.orig"
+                [ ! -e "$T/conf.d" ]
+        done
+}
+
 @test "a 100,000-token AMD_VISIBLE_DEVICES: answered at once, valid or not" {
         python3 -c 'print(",".join(["0-3"] * 50000 + ["1"] * 50000))' >"$T/toks"
         spec_with '.process.env += ["AMD_VISIBLE_DEVICES=" + ($toks | rtrimstr("\n"))]' --rawfile toks "$T/toks"

@@ -36,15 +36,6 @@ int ctk_cdi_usage_error(const char *cmd, const char *fmt, ...)
         return 2;
 }
 
-int ctk_cdi_finish_output(void)
-{
-        if (fflush(stdout) != 0 || ferror(stdout)) {
-                struct ctk_error e = {.code = EIO, .msg = (char *)"writing the output failed"};
-                return ctk_cli_fail(&e);
-        }
-        return 0;
-}
-
 int ctk_cdi_discover(struct ctk_cli *cli, struct ctk_gpu_list *gpus, struct ctk_cdi_host *host, struct ctk_error **err)
 {
         _cleanup_backend_ struct ctk_backend *b = NULL;

@@ -20,7 +20,4 @@ int ctk_cdi_discover(struct ctk_cli *cli, struct ctk_gpu_list *gpus, struct ctk_
 /* Prints "amd-ctk: <cmd>: <msg>" for a command-line mistake; returns 2. */
 int ctk_cdi_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* Flushes stdout; 0, or 1 after printing an error if the output failed. */
-int ctk_cdi_finish_output(void);
-
 #endif

@@ -83,7 +83,7 @@ static int write_spec(const char *output, const char *text, bool force)
         _cleanup_error_ struct ctk_error *err = NULL;
         if (strcmp(output, "-") == 0) {
                 fputs(text, stdout);
-                return ctk_cdi_finish_output();
+                return 0;
         }
         bool written = false;
         if (ctk_cdi_spec_save(output, text, force, &written, &err) < 0) {
@@ -91,7 +91,7 @@ static int write_spec(const char *output, const char *text, bool force)
                 return ctk_cli_fail(err);
         }
         printf(written ? "Generated CDI spec: %s\n" : "CDI spec is up to date: %s\n", output);
-        return ctk_cdi_finish_output();
+        return 0;
 }
 
 int ctk_cdi_generate_main(struct ctk_cli *cli, int argc, char **argv)

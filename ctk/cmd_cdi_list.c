@@ -96,7 +96,7 @@ static int print_gpus_json(const struct ctk_gpu_list *gpus)
                 return -1;
         for (size_t i = 0; i < gpus->n; i++) {
                 char name[32];
-                snprintf(name, sizeof(name), "%zu", gpus->v[i].index);
+                (void)snprintf(name, sizeof(name), "%zu", gpus->v[i].index);
                 if (json_array_append_new(devs, device_json(name, &gpus->v[i], gpus)) < 0)
                         return -1;
         }
@@ -116,7 +116,7 @@ static int list_gpus(struct ctk_cli *cli, bool json)
                 print_gpus_text(&gpus);
         else if (print_gpus_json(&gpus) < 0)
                 return ctk_cli_fail(&(struct ctk_error){.code = ENOMEM, .msg = (char *)"out of memory"});
-        return ctk_cdi_finish_output();
+        return 0;
 }
 
 /* ---- from the spec directories ---- */
@@ -140,7 +140,7 @@ static void print_cache_problems(const struct ctk_cdi_cache *c, bool in_listing)
 {
         FILE *f = in_listing ? stdout : stderr;
         const char *lead = in_listing ? "" : "amd-ctk: warning: ";
-        fflush(stdout);
+        (void)fflush(stdout);
         for (size_t i = 0; i < c->nconflicts; i++) {
                 fprintf(f, "%sconflicting device %s (specs ", lead, c->conflicts[i].name);
                 for (size_t j = 0; j < c->conflicts[i].specs.n; j++)
@@ -215,7 +215,7 @@ static int list_specs(struct ctk_cli *cli, const struct ctk_strv *given, bool js
                 print_cache_problems(&c, all_vendors);
         if (rc < 0)
                 return ctk_cli_fail(&(struct ctk_error){.code = ENOMEM, .msg = (char *)"out of memory"});
-        return ctk_cdi_finish_output();
+        return 0;
 }
 
 int ctk_cdi_list_main(struct ctk_cli *cli, int argc, char **argv)

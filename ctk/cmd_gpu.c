@@ -71,9 +71,11 @@ static void print_table(const struct ctk_gpu_list *l)
                         fprintf(f, "%s%s", first ? "" : ", ", g->drm.v[j]);
                         first = false;
                 }
-                if (f != NULL)
-                        fclose(f);
-                printf("%-10zu%-25s%-40s%-14s%s\n", g->index, uuid, drm != NULL ? drm : "", g->pci,
+                if (f != NULL && fclose(f) != 0) { /* out of memory: the list is cut */
+                        free(drm);
+                        drm = NULL;
+                }
+                printf("%-10zu%-25s%-40s%-14s%s\n", g->index, uuid, drm != NULL ? drm : "?", g->pci,
                        g->partition[0] != '\0' ? g->partition : "-");
                 free(drm);
         }
@@ -127,15 +129,6 @@ static int print_json(const struct ctk_gpu_list *l)
         return 0;
 }
 
-static int finish_output(void)
-{
-        if (fflush(stdout) != 0 || ferror(stdout)) {
-                struct ctk_error e = {.code = EIO, .msg = (char *)"writing the output failed"};
-                return ctk_cli_fail(&e);
-        }
-        return 0;
-}
-
 static int run_list(struct ctk_cli *cli, int argc, char **argv)
 {
         bool json = false, all_vendors = false;
@@ -154,8 +147,7 @@ static int run_list(struct ctk_cli *cli, int argc, char **argv)
                 }
         }
         if (all_vendors) {
-                int rc = ctk_gpu_list_all_vendors(cli, json);
-                return rc != 0 ? rc : finish_output();
+                return ctk_gpu_list_all_vendors(cli, json);
         }
         _cleanup_error_ struct ctk_error *err = NULL;
         _cleanup_backend_ struct ctk_backend *b = NULL;
@@ -174,7 +166,7 @@ static int run_list(struct ctk_cli *cli, int argc, char **argv)
         } else {
                 print_table(&l);
         }
-        return finish_output();
+        return 0;
 }
 
 static int run_gpu(struct ctk_cli *cli, int argc, char **argv)

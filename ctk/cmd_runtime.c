@@ -151,6 +151,7 @@ static int configure_docker(struct ctk_cli *cli, struct configure_opts *o, struc
         if (!o->dry_run) {
                 if (adding && ctk_mkdir_parent(path, 0755, &err) < 0)
                         return ctk_cli_fail(err);
+                // NOLINTNEXTLINE(clang-analyzer-deadcode.DeadStores): lock is closed by its cleanup attribute
                 if ((lock = lock_dir(path, &err)) < 0) {
                         if (adding || err->code != ENOENT)
                                 return ctk_cli_fail(err);
@@ -237,7 +238,7 @@ static int run_configure(struct ctk_cli *cli, int argc, char **argv)
                 return 0;
         }
         /* Progress lines and an error line on stderr appear in order. */
-        setvbuf(stdout, NULL, _IOLBF, 0);
+        (void)setvbuf(stdout, NULL, _IOLBF, 0);
         struct configure_opts o = {
             .runtime = "docker",
             .config_path = DEFAULT_DOCKER_CONFIG,

@@ -53,6 +53,20 @@ static int plan_imports(const struct configure_opts *o, bool add, struct imports
                                              &e->version, err);
 }
 
+/* Refuses now what saving the edit would refuse (config.toml or its .bak
+ * a link, or not a file), so that a refused change writes nothing. */
+static int check_imports(const struct configure_opts *o, const struct imports_edit *e, struct ctk_error **err)
+{
+        if (e->edited == NULL || o->dry_run)
+                return 0;
+        if (ctk_file_write_check(o->containerd_config, err) < 0)
+                return -1;
+        _cleanup_free_ char *bak = NULL;
+        if (e->main_cfg.text != NULL && asprintf(&bak, "%s.bak", o->containerd_config) < 0)
+                return ctk_error_set(err, ENOMEM, "out of memory");
+        return bak != NULL ? ctk_file_write_check(bak, err) : 0;
+}
+
 static int apply_imports(const struct configure_opts *o, bool add, const struct imports_edit *e, struct ctk_error **err)
 {
         if (e->edited == NULL)
@@ -69,9 +83,10 @@ static int remove_dropin(const struct configure_opts *o, const struct loaded *ol
 {
         if (strcmp(o->runtime, "containerd") == 0) {
                 struct imports_edit e = {0};
-                int r = plan_imports(o, false, &e, err) < 0 || apply_imports(o, false, &e, err) < 0 ? -1 : 0;
+                bool ok = plan_imports(o, false, &e, err) == 0 && check_imports(o, &e, err) == 0 &&
+                          apply_imports(o, false, &e, err) == 0;
                 imports_edit_clear(&e);
-                if (r < 0)
+                if (!ok)
                         return -1;
         }
         if (old->text == NULL) {
@@ -92,7 +107,7 @@ int ctk_runtime_configure_dropin(const struct configure_opts *o)
 {
         _cleanup_error_ struct ctk_error *err = NULL;
         struct loaded old = {0};
-        if (ctk_runtime_config_load(o->config_path, &old, &err) < 0)
+        if (ctk_file_dir_check(o->config_path, &err) < 0 || ctk_runtime_config_load(o->config_path, &old, &err) < 0)
                 return ctk_cli_fail(err);
         _cleanup_free_ char *old_text = old.text;
         if (old_text != NULL && !ctk_dropin_is_ours(old_text, old.len)) {
@@ -118,7 +133,7 @@ int ctk_runtime_configure_dropin(const struct configure_opts *o)
         __attribute__((cleanup(imports_edit_clear))) struct imports_edit imp = {0};
         if (containerd) {
                 d.engine = CTK_DROPIN_CONTAINERD;
-                if (plan_imports(o, true, &imp, &err) < 0)
+                if (plan_imports(o, true, &imp, &err) < 0 || check_imports(o, &imp, &err) < 0)
                         return ctk_cli_fail(err);
                 d.containerd_version = o->containerd_version != 0 ? o->containerd_version : imp.version >= 3 ? 3 : 2;
         } else {
@@ -137,7 +152,8 @@ int ctk_runtime_configure_dropin(const struct configure_opts *o)
         /* the drop-in first: config.toml never imports a file that is not there */
         if (!same) {
                 if (ctk_mkdir_parent(o->config_path, 0755, &err) < 0 ||
-                    ctk_file_write_atomic_mode(o->config_path, text, strlen(text), NEW_FILE_MODE, &err) < 0)
+                    ctk_file_write_atomic_flags(o->config_path, text, strlen(text), NEW_FILE_MODE,
+                                                CTK_WRITE_FORCE_MODE | CTK_WRITE_REAL_DIR, &err) < 0)
                         return ctk_cli_fail(err);
                 printf("Wrote %s\n", o->config_path);
         }

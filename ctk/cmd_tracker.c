@@ -125,10 +125,6 @@ static int print_text(const char *text)
                 return ctk_cli_fail(&e);
         }
         fputs(text, stdout);
-        if (fflush(stdout) != 0 || ferror(stdout)) {
-                struct ctk_error e = {.code = EIO, .msg = (char *)"writing the output failed"};
-                return ctk_cli_fail(&e);
-        }
         return 0;
 }
 

@@ -37,7 +37,10 @@ static char *format_indices(const size_t *v, size_t n)
                         fprintf(f, "-%zu", v[j]);
                 i = j + 1;
         }
-        fclose(f);
+        if (fclose(f) != 0) {
+                free(s);
+                return NULL;
+        }
         return s;
 }
 
@@ -146,12 +149,12 @@ static json_t *row_json(const struct row *r)
         }
         const char *name = ctk_pci_vendor_name(r->d->vendor);
         json_object_set_new(o, "pci", json_string(r->d->bdf));
-        snprintf(hex, sizeof(hex), "0x%04x", r->d->vendor);
+        (void)snprintf(hex, sizeof(hex), "0x%04x", r->d->vendor);
         json_object_set_new(o, "vendor_id", json_string(hex));
         json_object_set_new(o, "vendor", name != NULL ? json_string(name) : json_null());
-        snprintf(hex, sizeof(hex), "0x%04x", r->d->device);
+        (void)snprintf(hex, sizeof(hex), "0x%04x", r->d->device);
         json_object_set_new(o, "device_id", json_string(hex));
-        snprintf(hex, sizeof(hex), "0x%06x", r->d->pci_class);
+        (void)snprintf(hex, sizeof(hex), "0x%06x", r->d->pci_class);
         json_object_set_new(o, "class", json_string(hex));
         json_object_set_new(o, "driver", r->d->driver != NULL ? json_string(r->d->driver) : json_null());
         json_object_set_new(o, "amd_manageable", json_boolean(r->why_not == NULL));

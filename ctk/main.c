@@ -36,6 +36,7 @@ static int by_order(const void *a, const void *b)
 
 static void usage(FILE *f)
 {
+        // NOLINTNEXTLINE(bugprone-sizeof-expression): an array of pointers
         qsort(commands, ncommands, sizeof(commands[0]), by_order);
         fputs("NAME:\n"
               "   amd-ctk - configure the AMD Container Toolkit\n"
@@ -98,7 +99,7 @@ int ctk_cli_open_backend(struct ctk_cli *cli, struct ctk_backend **out, struct c
         return ctk_backend_open(root, profile, out, err);
 }
 
-int main(int argc, char **argv)
+static int run(int argc, char **argv)
 {
         struct ctk_cli cli = {0};
         cli.root = getenv("AMD_CTK_ROOT");
@@ -161,5 +162,16 @@ int main(int argc, char **argv)
         int rc = cmd->run(&cli, argc - i, argv + i);
         if (cli.config_loaded)
                 ctk_config_clear(&cli.config);
+        return rc;
+}
+
+int main(int argc, char **argv)
+{
+        int rc = run(argc, argv);
+        /* output cut by a full disk or a closed pipe fails a command that
+         * did not fail already */
+        _cleanup_error_ struct ctk_error *err = NULL;
+        if (rc == 0 && ctk_stdout_close(&err) < 0)
+                rc = ctk_cli_fail(err);
         return rc;
 }

@@ -2,12 +2,24 @@
  * create without the host): parse, environment, device nodes (CDI's
  * replace-by-path rule), a group, the
  * seccomp NUMA rule, encode.  Whatever the input: an error or a spec that
- * parses again. */
+ * parses again.  Differential with the quick look the launcher and the
+ * runtime take first (rt_spec_may_request_gpus, on the raw text): a spec
+ * whose environment names a selection variable, however JSON spells it,
+ * is never taken for one that asks for no GPU. */
 #include "fuzz.h"
 
 #include "core/base/base.h"
 #include "core/json/json.h"
 #include "core/oci/oci.h"
+#include "runtime/bundle.h"
+
+static bool names_selection(const char *const *env, size_t n)
+{
+        for (size_t i = 0; i < n; i++)
+                if (strncmp(env[i], "AMD_VISIBLE_DEVICES=", 20) == 0 || strncmp(env[i], "DOCKER_RESOURCE_", 16) == 0)
+                        return true;
+        return false;
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -20,8 +32,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
         const char **env = NULL;
         size_t nenv = 0;
-        if (ctk_oci_env(spec, &env, &nenv, &err) == 0)
+        if (ctk_oci_env(spec, &env, &nenv, &err) == 0) {
+                FUZZ_ASSERT(!names_selection(env, nenv) || rt_spec_may_request_gpus(text, size));
                 free(env);
+        }
         ctk_error_free(err);
         err = NULL;
         const struct ctk_oci_device nodes[] = {

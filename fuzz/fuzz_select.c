@@ -41,11 +41,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         ctk_error_free(err);
         /* the same value through the environment, merged with a second variable */
         char *env[] = {NULL, (char *)"DOCKER_RESOURCE_AMD_GPU=0", NULL};
-        _cleanup_free_ char *var = malloc(size + 24);
-        if (var == NULL)
+        _cleanup_free_ char *var = NULL;
+        if (asprintf(&var, "AMD_VISIBLE_DEVICES=%s", value) < 0)
                 abort();
-        memcpy(var, "AMD_VISIBLE_DEVICES=", 20);
-        memcpy(var + 20, value, strlen(value) + 1);
         env[0] = var;
         static const char *const kinds[] = {"AMD_GPU", "GPU", NULL};
         struct ctk_error *err2 = NULL;

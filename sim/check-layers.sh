@@ -6,8 +6,9 @@
 # * a folder of core/ uses its own headers by bare name, and of the folders
 #   below it only their one public header, core/F/F.h;
 # * everything outside core/ (ctk, runtime, backends, sim) includes only
-#   those public headers; tests (*/tests/) may also include their own
-#   folder's headers and the test helpers of any folder (core/F/tests/*.h).
+#   those public headers; tests (*/tests/, and sim/bench/, built like them)
+#   may also include their own folder's headers and the test helpers of any
+#   folder (core/F/tests/*.h).
 # Prints one line per include against the direction; exits 1 if any.
 #
 #   sh sim/check-layers.sh [DIR]     (DIR: a git work tree, default this one)
@@ -35,7 +36,7 @@ for f in $(git ls-files '*.c' '*.h'); do
         case $f in
         core/*/tests/*) folder=${f#core/}; folder=${folder%%/*}; kind=coretest ;;
         core/*/*) folder=${f#core/}; folder=${folder%%/*}; kind=core ;;
-        */tests/*) folder=; kind=test ;;
+        */tests/* | sim/bench/*) folder=; kind=test ;;
         *) folder=; kind=other ;;
         esac
         if [ -n "$folder" ] && [ "$(allowed "$folder")" = "?" ]; then

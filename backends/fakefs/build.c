@@ -189,7 +189,7 @@ static int add_partition(struct builder *b, const struct ctk_fakefs_plan_gpu *pg
         struct ctk_fakefs_props extra = {.v = &xcc, .n = 1};
         char xccbuf[16];
         if (pp->num_xcc >= 0) {
-                snprintf(xccbuf, sizeof(xccbuf), "%d", pp->num_xcc);
+                (void)snprintf(xccbuf, sizeof(xccbuf), "%d", pp->num_xcc);
                 xcc.value = xccbuf;
         }
         _cleanup_free_ char *props = NULL;

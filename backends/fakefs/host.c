@@ -149,7 +149,7 @@ static int apply(struct ctk_fakefs_host *h, struct ctk_fakefs_state *next, size_
         char *cur = what == SET_COMPUTE ? gs->compute : gs->memory;
         if (strcmp(cur, m) == 0)
                 return 0;
-        snprintf(cur, CTK_FAKEFS_MODE_LEN, "%s", m);
+        (void)snprintf(cur, CTK_FAKEFS_MODE_LEN, "%s", m); /* a known mode: 4 characters at most */
         return 1;
 }
 

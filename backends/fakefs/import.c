@@ -114,6 +114,7 @@ static int group_nodes(struct importer *im)
         }
         qsort(im->groups, im->ngroups, sizeof(*im->groups), by_pci);
         for (size_t j = 0; j < im->ngroups; j++)
+                // NOLINTNEXTLINE(bugprone-sizeof-expression): an array of pointers
                 qsort(im->groups[j].parts, im->groups[j].n, sizeof(im->groups[j].parts[0]), by_partition);
         return 0;
 }
@@ -128,11 +129,11 @@ static const struct tmpl *template_of(struct importer *im, const struct ctk_kfd_
         uint64_t gfx = num(n, "gfx_target_version");
         t->device_id = device;
         t->node = n;
-        snprintf(t->name, sizeof(t->name), "gfx%u%u%x", (unsigned int)(gfx / 10000) % 100,
-                 (unsigned int)(gfx / 100) % 100, (unsigned int)(gfx % 100));
+        (void)snprintf(t->name, sizeof(t->name), "gfx%u%u%x", (unsigned int)(gfx / 10000) % 100,
+                       (unsigned int)(gfx / 100) % 100, (unsigned int)(gfx % 100));
         for (size_t i = 0; i + 1 < im->ntmpls; i++)
                 if (strcmp(im->tmpls[i].name, t->name) == 0)
-                        snprintf(t->name + strlen(t->name), sizeof(t->name) - strlen(t->name), "-0x%04x", device);
+                        (void)snprintf(t->name + strlen(t->name), sizeof(t->name) - strlen(t->name), "-0x%04x", device);
         return t;
 }
 
@@ -156,9 +157,9 @@ static json_t *hexstr(bool pci_id, uint64_t v)
 {
         char buf[32];
         if (pci_id)
-                snprintf(buf, sizeof(buf), "0x%04" PRIx64, v);
+                (void)snprintf(buf, sizeof(buf), "0x%04" PRIx64, v);
         else
-                snprintf(buf, sizeof(buf), "0x%" PRIX64, v);
+                (void)snprintf(buf, sizeof(buf), "0x%" PRIX64, v);
         return json_string(buf);
 }
 
@@ -188,7 +189,7 @@ static json_t *diff_props(struct importer *im, const struct ctk_kfd_capture_node
                 char buf[32];
                 const char *b = ctk_fakefs_props_get(&tmpl->props, key);
                 if (json_is_integer(o)) {
-                        snprintf(buf, sizeof(buf), "%" JSON_INTEGER_FORMAT, json_integer_value(o));
+                        (void)snprintf(buf, sizeof(buf), "%" JSON_INTEGER_FORMAT, json_integer_value(o));
                         b = buf;
                 } else if (json_is_string(o)) {
                         b = json_string_value(o);
@@ -223,6 +224,7 @@ static json_t *template_json(struct importer *im, const struct ctk_kfd_capture_n
                 im->oom = true;
                 return NULL;
         }
+        // NOLINTNEXTLINE(clang-analyzer-core.NullDereference): every template made has its node (template_of)
         for (size_t i = 0; i < n->props.n; i++) {
                 const char *key = n->props.v[i].key;
                 put(im, t, key,
@@ -290,7 +292,7 @@ static json_t *gpu_json(struct importer *im, const struct group *g)
                 return NULL;
         }
         char pci[16];
-        snprintf(pci, sizeof(pci), "%04x:%02x:%02x.0", g->domain, g->bus, g->dev);
+        (void)snprintf(pci, sizeof(pci), "%04x:%02x:%02x.0", g->domain, g->bus, g->dev); /* domain <= 0xffff */
         put(im, o, "pci", json_string(pci));
         put(im, o, "vendor_id", hexstr(true, num(p0, "vendor_id")));
         put(im, o, "device_id", hexstr(true, num(p0, "device_id")));

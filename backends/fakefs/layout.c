@@ -25,8 +25,8 @@ int ctk_fakefs_state_init(const struct ctk_fakefs_profile *p, struct ctk_fakefs_
                 const struct ctk_fakefs_partitioning *pt = &p->gpus[i].partition;
                 out->gpus[i].present = true;
                 if (pt->supported) {
-                        snprintf(out->gpus[i].compute, sizeof(out->gpus[i].compute), "%s", pt->compute);
-                        snprintf(out->gpus[i].memory, sizeof(out->gpus[i].memory), "%s", pt->memory);
+                        (void)snprintf(out->gpus[i].compute, sizeof(out->gpus[i].compute), "%s", pt->compute);
+                        (void)snprintf(out->gpus[i].memory, sizeof(out->gpus[i].memory), "%s", pt->memory);
                 }
         }
         return 0;
@@ -115,7 +115,7 @@ static void fill_parts(const struct ctk_fakefs_profile *p, const struct ctk_fake
                 pp->overrides = ex != NULL ? &ex->props : NULL;
                 pp->platform[0] = '\0';
                 if (k > 0)
-                        snprintf(pp->platform, sizeof(pp->platform), "%s%u", p->xcp_prefix, xcp_base + k - 1);
+                        (void)snprintf(pp->platform, sizeof(pp->platform), "%s%u", p->xcp_prefix, xcp_base + k - 1);
         }
 }
 

@@ -112,7 +112,7 @@ static int check_minors(const struct ctk_fakefs_profile *p, struct ctk_error **e
 {
         size_t cap = 0;
         for (size_t i = 0; i < p->ngpus; i++)
-                cap += 2 * ctk_fakefs_gpu_minor_block(&p->gpus[i]) + 2 * p->gpus[i].nparts;
+                cap += 2 * (size_t)ctk_fakefs_gpu_minor_block(&p->gpus[i]) + 2 * p->gpus[i].nparts;
         _cleanup_free_ struct minor_use *v = calloc(cap + 1, sizeof(*v));
         if (v == NULL)
                 return ctk_error_set(err, ENOMEM, "out of memory");

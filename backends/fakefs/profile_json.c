@@ -62,7 +62,10 @@ int ctk_pj_check_keys(struct ctk_pj *c, json_t *obj, const char *where, const ch
                 if (f != NULL) {
                         for (size_t i = 0; known[i] != NULL; i++)
                                 fprintf(f, "%s%s", i ? ", " : "", known[i]);
-                        fclose(f);
+                        if (fclose(f) != 0) {
+                                free(list);
+                                list = NULL;
+                        }
                 }
                 return ctk_pj_fail(c, where, "unknown key \"%s\" (known keys: %s)", key, list != NULL ? list : "?");
         }

@@ -12,11 +12,11 @@
 /* var = "where.key" / "where[i]" (owned), or return ENOMEM from the caller. */
 #define AT(var, where, key)                                                                                            \
         _cleanup_free_ char *var = ctk_pj_at(where, key);                                                              \
-        if (var == NULL)                                                                                               \
+        if ((var) == NULL)                                                                                             \
         return ctk_error_set(c->err, ENOMEM, "out of memory")
 #define AT_INDEX(var, where, i)                                                                                        \
         _cleanup_free_ char *var = ctk_pj_at_index(where, i);                                                          \
-        if (var == NULL)                                                                                               \
+        if ((var) == NULL)                                                                                             \
         return ctk_error_set(c->err, ENOMEM, "out of memory")
 
 enum props_kind {

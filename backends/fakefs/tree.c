@@ -104,12 +104,14 @@ static int insert_child(struct ctk_fakefs_node *dir, struct ctk_fakefs_node *kid
 {
         if (dir->nkids == dir->capkids) {
                 size_t cap = dir->capkids ? dir->capkids * 2 : 4;
+                // NOLINTNEXTLINE(bugprone-sizeof-expression): an array of pointers
                 struct ctk_fakefs_node **v = realloc(dir->kids, cap * sizeof(*v));
                 if (v == NULL)
                         return -1;
                 dir->kids = v;
                 dir->capkids = cap;
         }
+        // NOLINTNEXTLINE(bugprone-sizeof-expression): an array of pointers
         memmove(dir->kids + slot + 1, dir->kids + slot, (dir->nkids - slot) * sizeof(*dir->kids));
         dir->kids[slot] = kid;
         dir->nkids++;
@@ -144,6 +146,7 @@ static int make_parents(struct ctk_fakefs_tree *t, const char *path, struct ctk_
                 bool found;
                 size_t slot = child_slot(dir, p, len, &found);
                 if (found) {
+                        // NOLINTNEXTLINE(clang-analyzer-core.NullDereference): found means dir has kids (child_slot)
                         dir = dir->kids[slot];
                         if (dir->type != CTK_NODE_DIR)
                                 return ctk_error_set(err, ENOTDIR, "tree path '%s': '%.*s' is not a directory", path,
@@ -265,6 +268,7 @@ static int walk_push(struct walk *w, const struct ctk_fakefs_node *n)
 {
         if (w->n == w->cap) {
                 size_t cap = w->cap ? w->cap * 2 : 16;
+                // NOLINTNEXTLINE(bugprone-sizeof-expression): an array of pointers
                 const struct ctk_fakefs_node **v = realloc(w->v, cap * sizeof(*v));
                 if (v == NULL)
                         return -ENOMEM;

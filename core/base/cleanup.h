@@ -21,7 +21,7 @@ static inline void ctk_closep(int *fd)
 static inline void ctk_fclosep(FILE **f)
 {
         if (*f != NULL)
-                fclose(*f);
+                (void)fclose(*f);
 }
 static inline void ctk_errorp(struct ctk_error **e)
 {

@@ -6,6 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#undef ctk_error_set /* the functions themselves (error.h) */
+#undef ctk_error_errno
+#undef ctk_error_prefix
+
 /* s with its control bytes spelt as \n, \t, \r or \xNN, so that every
  * message is one line whatever it quotes (a key, a token, a file name). */
 static char *one_line(char *s)

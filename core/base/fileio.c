@@ -158,39 +158,90 @@ static int create_temp(int dirfd, const char *base, char **tmp)
         return -1;
 }
 
+/* path's directory (owned, no trailing slash) and last name (in path). */
+static int split_path(const char *path, char **dir, const char **base, struct ctk_error **err)
+{
+        const char *slash = strrchr(path, '/');
+        size_t n = slash == NULL ? 0 : (size_t)(slash - path);
+        while (n > 1 && path[n - 1] == '/') /* "a//b": "a" (a trailing slash would follow a link) */
+                n--;
+        *dir = slash == NULL ? strdup(".") : strndup(path, n > 0 ? n : 1);
+        *base = slash == NULL ? path : slash + 1;
+        if (*dir == NULL)
+                return ctk_error_set(err, ENOMEM, "out of memory");
+        if (**base == '\0')
+                return ctk_error_set(err, EISDIR, "cannot write %s: it names a directory", path);
+        return 0;
+}
+
+static int dir_is_link(const char *path, const char *dir, struct ctk_error **err)
+{
+        return ctk_error_set(err, ELOOP,
+                             "the directory of %s, %s, is a symbolic link: refused (use the directory it "
+                             "points to)",
+                             path, dir);
+}
+
+/* What the writer refuses at path (st from lstat): a link, a non-file. */
+static int refuse_target(const char *path, const struct stat *st, struct ctk_error **err)
+{
+        if (S_ISLNK(st->st_mode))
+                return ctk_error_set(err, ELOOP, "%s is a symbolic link: not written (write to the file it points to)",
+                                     path);
+        if (!S_ISREG(st->st_mode))
+                return ctk_error_set(err, EINVAL, "%s is not a regular file: not written", path);
+        return 0;
+}
+
+int ctk_file_dir_check(const char *path, struct ctk_error **err)
+{
+        _cleanup_free_ char *dir = NULL;
+        const char *base;
+        if (split_path(path, &dir, &base, err) < 0)
+                return -1;
+        struct stat st;
+        return lstat(dir, &st) == 0 && S_ISLNK(st.st_mode) ? dir_is_link(path, dir, err) : 0;
+}
+
+int ctk_file_write_check(const char *path, struct ctk_error **err)
+{
+        struct stat st;
+        if (lstat(path, &st) < 0)
+                return errno == ENOENT ? 0 : ctk_error_errno(err, errno, "cannot write %s", path);
+        return refuse_target(path, &st, err);
+}
+
 /* Replaces path by a new file holding data, or leaves it as it was: the
  * file is written beside it under a fresh name in the directory opened once,
  * flushed, then renamed over it.  A path that is a symbolic link is refused
  * (its target is never written, the link never replaced); a hard link of
  * path elsewhere keeps the old content. */
-static int write_atomic(const char *path, const void *data, size_t len, mode_t new_mode, bool force_mode,
-                        struct ctk_error **err)
+int ctk_file_write_atomic_flags(const char *path, const void *data, size_t len, mode_t mode, unsigned flags,
+                                struct ctk_error **err)
 {
-        const char *slash = strrchr(path, '/');
-        _cleanup_free_ char *dir =
-            slash == NULL ? strdup(".") : strndup(path, slash == path ? 1 : (size_t)(slash - path));
-        const char *base = slash == NULL ? path : slash + 1;
-        if (dir == NULL)
-                return ctk_error_set(err, ENOMEM, "out of memory");
-        if (*base == '\0')
-                return ctk_error_set(err, EISDIR, "cannot write %s: it names a directory", path);
-        _cleanup_close_ int dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        _cleanup_free_ char *dir = NULL;
+        const char *base;
+        if (split_path(path, &dir, &base, err) < 0)
+                return -1;
+        bool real_dir = (flags & CTK_WRITE_REAL_DIR) != 0;
+        _cleanup_close_ int dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC | (real_dir ? O_NOFOLLOW : 0));
+        struct stat st;
+        if (dirfd < 0 && real_dir && (errno == ELOOP || errno == ENOTDIR) && lstat(dir, &st) == 0 &&
+            S_ISLNK(st.st_mode))
+                return dir_is_link(path, dir, err);
         if (dirfd < 0)
                 return ctk_error_errno(err, errno, "cannot create a temporary file in %s", dir);
-        struct stat st;
         bool exists = fstatat(dirfd, base, &st, AT_SYMLINK_NOFOLLOW) == 0;
         if (!exists && errno != ENOENT)
                 return ctk_error_errno(err, errno, "cannot write %s", path);
-        if (exists && S_ISLNK(st.st_mode))
-                return ctk_error_set(err, ELOOP, "%s is a symbolic link: not written (write to the file it points to)",
-                                     path);
-        if (exists && !S_ISREG(st.st_mode))
-                return ctk_error_set(err, EINVAL, "%s is not a regular file: not written", path);
+        if (exists && refuse_target(path, &st, err) < 0)
+                return -1;
         _cleanup_free_ char *tmp = NULL;
         _cleanup_close_ int fd = create_temp(dirfd, base, &tmp);
         if (fd < 0)
                 return ctk_error_errno(err, errno, "cannot create a temporary file in %s", dir);
-        if (copy_attributes(fd, exists ? &st : NULL, new_mode, force_mode) < 0 || write_all(fd, data, len) < 0 ||
+        bool force_mode = (flags & CTK_WRITE_FORCE_MODE) != 0;
+        if (copy_attributes(fd, exists ? &st : NULL, mode, force_mode) < 0 || write_all(fd, data, len) < 0 ||
             fsync(fd) < 0) {
                 int e = errno;
                 unlinkat(dirfd, tmp, 0);
@@ -213,10 +264,21 @@ static int write_atomic(const char *path, const void *data, size_t len, mode_t n
 
 int ctk_file_write_atomic(const char *path, const void *data, size_t len, mode_t new_mode, struct ctk_error **err)
 {
-        return write_atomic(path, data, len, new_mode, false, err);
+        return ctk_file_write_atomic_flags(path, data, len, new_mode, 0, err);
 }
 
 int ctk_file_write_atomic_mode(const char *path, const void *data, size_t len, mode_t mode, struct ctk_error **err)
 {
-        return write_atomic(path, data, len, mode, true, err);
+        return ctk_file_write_atomic_flags(path, data, len, mode, CTK_WRITE_FORCE_MODE, err);
+}
+
+int ctk_stdout_close(struct ctk_error **err)
+{
+        int e = fflush(stdout) != 0 ? errno : 0;
+        bool failed_before = e == 0 && ferror(stdout); /* its errno is gone */
+        if (fclose(stdout) != 0 && e == 0 && !failed_before)
+                e = errno;
+        if (failed_before)
+                return ctk_error_set(err, EIO, "cannot write the standard output");
+        return e != 0 ? ctk_error_errno(err, e, "cannot write the standard output") : 0;
 }

@@ -39,4 +39,27 @@ int ctk_file_write_atomic(const char *path, const void *data, size_t len, mode_t
  * contract. */
 int ctk_file_write_atomic_mode(const char *path, const void *data, size_t len, mode_t mode, struct ctk_error **err);
 
+/* ctk_file_write_atomic with flags: CTK_WRITE_FORCE_MODE gives the file
+ * mode even when it existed; CTK_WRITE_REAL_DIR refuses a path whose
+ * directory is itself a symbolic link (for files of ours in directories
+ * someone else may have prepared: a link there would put ours elsewhere). */
+#define CTK_WRITE_FORCE_MODE 1u
+#define CTK_WRITE_REAL_DIR   2u
+int ctk_file_write_atomic_flags(const char *path, const void *data, size_t len, mode_t mode, unsigned flags,
+                                struct ctk_error **err);
+
+/* Refuses, as the writer would, a path that is a symbolic link or not a
+ * regular file (a missing one is fine): to check every file of a change
+ * before writing the first. */
+int ctk_file_write_check(const char *path, struct ctk_error **err);
+
+/* Refuses, as CTK_WRITE_REAL_DIR does, a path whose directory is a
+ * symbolic link (a missing directory is fine). */
+int ctk_file_dir_check(const char *path, struct ctk_error **err);
+
+/* Flushes and closes standard output.  A write that failed there (a full
+ * disk, a closed pipe) is an error naming it, so that a command whose
+ * output was cut does not exit 0. */
+int ctk_stdout_close(struct ctk_error **err);
+
 #endif

@@ -74,7 +74,7 @@ void ctk_format_rfc3339(const struct timespec *ts, bool millis, char buf[CTK_RFC
         struct tm tm;
         time_t t = ts->tv_sec;
         if (localtime_r(&t, &tm) == NULL) {
-                snprintf(buf, CTK_RFC3339_MAX, "1970-01-01T00:00:00Z");
+                (void)snprintf(buf, CTK_RFC3339_MAX, "1970-01-01T00:00:00Z");
                 return;
         }
         size_t n = strftime(buf, CTK_RFC3339_MAX, "%Y-%m-%dT%H:%M:%S", &tm);
@@ -82,12 +82,12 @@ void ctk_format_rfc3339(const struct timespec *ts, bool millis, char buf[CTK_RFC
                 n += (size_t)snprintf(buf + n, CTK_RFC3339_MAX - n, ".%03ld", ts->tv_nsec / 1000000);
         long off = tm.tm_gmtoff;
         if (off == 0) {
-                snprintf(buf + n, CTK_RFC3339_MAX - n, "Z");
+                (void)snprintf(buf + n, CTK_RFC3339_MAX - n, "Z");
                 return;
         }
         char sign = off < 0 ? '-' : '+';
         off = off < 0 ? -off : off;
-        snprintf(buf + n, CTK_RFC3339_MAX - n, "%c%02ld:%02ld", sign, off / 3600, off / 60 % 60);
+        (void)snprintf(buf + n, CTK_RFC3339_MAX - n, "%c%02ld:%02ld", sign, off / 3600, off / 60 % 60);
 }
 
 char *ctk_log_quote(const char *s)

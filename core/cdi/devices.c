@@ -32,6 +32,7 @@ static int add_device(const struct ctk_cdi_host *h, size_t from, size_t to, char
         for (size_t i = from; i < to; i++)
                 if (pick(&h->gpus[i], arg))
                         n += h->gpus[i].n;
+        // NOLINTNEXTLINE(bugprone-sizeof-expression): an array of pointers
         const struct ctk_devnode **nodes = calloc(n, sizeof(*nodes));
         if (nodes == NULL)
                 return ctk_error_set(err, ENOMEM, "out of memory");

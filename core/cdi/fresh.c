@@ -102,7 +102,10 @@ static char *join_paths(const struct ctk_cdi_edits *e)
         for (size_t i = 0; i < e->nnodes; i++)
                 count = list_path(f, count, host_path(&e->nodes[i]));
         list_end(f, count);
-        fclose(f);
+        if (fclose(f) != 0) {
+                free(s);
+                return NULL;
+        }
         return s;
 }
 

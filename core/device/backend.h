@@ -35,7 +35,7 @@ struct ctk_node_info {
 /* The most read_file returns: sysfs attributes are at most a page, KFD
  * properties a few hundred bytes; a larger file (a broken driver's) is an
  * error (EFBIG), not an unbounded allocation. */
-#define CTK_BACKEND_MAX_FILE (1024 * 1024)
+#define CTK_BACKEND_MAX_FILE (1 << 20)
 
 struct ctk_backend_ops {
         /* Whole file into a NUL-terminated buffer (*out, owned by caller). */

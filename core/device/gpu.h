@@ -24,9 +24,9 @@ struct ctk_gpu {
         int render_minor;
         int card_minor;      /* -1 when the device has no card node */
         struct ctk_strv drm; /* "/dev/dri/cardN", "/dev/dri/renderDM" in that order */
+        uint64_t uuid;       /* KFD unique_id of the device's topology node */
         bool has_uuid;
-        uint64_t uuid; /* KFD unique_id of the device's topology node */
-        int kfd_node;  /* KFD topology node id */
+        int kfd_node; /* KFD topology node id */
 };
 
 struct ctk_gpu_list {

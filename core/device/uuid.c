@@ -29,5 +29,5 @@ int ctk_uuid_parse(const char *s, uint64_t *out)
 
 void ctk_uuid_format(uint64_t uuid, char buf[CTK_UUID_STRLEN])
 {
-        snprintf(buf, CTK_UUID_STRLEN, "0x%" PRIX64, uuid);
+        (void)snprintf(buf, CTK_UUID_STRLEN, "0x%" PRIX64, uuid);
 }

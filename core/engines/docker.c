@@ -198,7 +198,7 @@ static int real_digits(double d)
 {
         for (int p = 1; p < 17; p++) {
                 char buf[64];
-                snprintf(buf, sizeof(buf), "%.*g", p, d);
+                (void)snprintf(buf, sizeof(buf), "%.*g", p, d);
                 if (strtod(buf, NULL) == d)
                         return p;
         }

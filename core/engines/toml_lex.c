@@ -18,12 +18,15 @@ int ctk_toml_fail(struct ctk_toml_parser *p, size_t at, const char *fmt, ...)
                         col++;
                 }
         }
-        char msg[256];
+        char *msg = NULL;
         va_list ap;
         va_start(ap, fmt);
-        vsnprintf(msg, sizeof(msg), fmt, ap);
+        if (vasprintf(&msg, fmt, ap) < 0)
+                msg = NULL;
         va_end(ap);
-        return ctk_error_set(p->err, EINVAL, "%s:%d:%d: %s", p->name, line, col, msg);
+        ctk_error_set(p->err, EINVAL, "%s:%d:%d: %s", p->name, line, col, msg != NULL ? msg : "out of memory");
+        free(msg);
+        return -1;
 }
 
 int ctk_toml_peek(const struct ctk_toml_parser *p)

@@ -262,7 +262,7 @@ int ctk_seccomp_allow_syscalls(json_t *profile, enum ctk_seccomp_format fmt, con
         int r = arch_list_add_array(&arches, json_object_get(profile, "architectures"), where, "architectures", err);
         if (r == 0 && fmt == CTK_SECCOMP_DOCKER)
                 r = arch_list_add_map(&arches, json_object_get(profile, "archMap"), where, err);
-        arch_mem = arches.v;
+        arch_mem = arches.v; // NOLINT(clang-analyzer-deadcode.DeadStores): freed by its cleanup attribute
         if (r < 0)
                 return -1;
 

@@ -384,11 +384,12 @@ static int parse(struct cur *c, struct ctk_tracker_state *s)
 int ctk_tracker_state_parse_canonical(const char *text, size_t len, struct ctk_tracker_state *out,
                                       struct ctk_error **err)
 {
-        memset(out, 0, sizeof(*out));
+        struct ctk_tracker_state s = {0}; /* handed over whole (all zeros unless parsed) */
         struct cur c = {text, text + len, text};
-        int r = parse(&c, out);
+        int r = parse(&c, &s);
         if (r <= 0)
-                ctk_tracker_state_clear(out);
+                ctk_tracker_state_clear(&s);
+        *out = s;
         if (r < 0)
                 return ctk_error_set(err, ENOMEM, "out of memory");
         return r;

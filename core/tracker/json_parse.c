@@ -33,7 +33,7 @@ static int get_uint(json_t *v, unsigned long long max, unsigned long long *out)
 static int parse_gpu(json_t *v, size_t i, struct ctk_tracker_gpu *g, struct ctk_error **err)
 {
         char where[64];
-        snprintf(where, sizeof(where), "GPU %zu", i);
+        (void)snprintf(where, sizeof(where), "GPU %zu", i);
         if (!json_is_object(v))
                 return ctk_error_set(err, EINVAL, "%s must be an object", where);
         const char *uuid, *pci, *part, *acc;
@@ -134,12 +134,14 @@ static int check_unique_ids(const struct ctk_tracker_state *s, struct ctk_error 
 {
         if (s->ncontainers < 2)
                 return 0;
+        // NOLINTNEXTLINE(bugprone-sizeof-expression): an array of pointers
         _cleanup_free_ const struct ctk_tracker_container **v = calloc(s->ncontainers, sizeof(*v));
         if (v == NULL)
                 return ctk_error_set(err, ENOMEM, "out of memory");
         for (size_t i = 0; i < s->ncontainers; i++)
                 v[i] = &s->containers[i];
         if (s->ncontainers > 1) /* (qsort wants an array, even of none) */
+                // NOLINTNEXTLINE(bugprone-sizeof-expression): an array of pointers
                 qsort(v, s->ncontainers, sizeof(*v), cmp_id);
         for (size_t i = 1; i < s->ncontainers; i++)
                 if (strcmp(v[i - 1]->id, v[i]->id) == 0)

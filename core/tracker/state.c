@@ -114,16 +114,17 @@ static int container_copy(struct ctk_tracker_container *b, const struct ctk_trac
 
 int ctk_tracker_state_copy(struct ctk_tracker_state *dst, const struct ctk_tracker_state *src, struct ctk_error **err)
 {
-        memset(dst, 0, sizeof(*dst));
-        dst->enabled = src->enabled;
-        if (src->boot_id != NULL && (dst->boot_id = strdup(src->boot_id)) == NULL)
+        /* built in a local, handed over whole (dst is all zeros on failure) */
+        struct ctk_tracker_state t = {.enabled = src->enabled};
+        *dst = t;
+        if (src->boot_id != NULL && (t.boot_id = strdup(src->boot_id)) == NULL)
                 goto oom;
-        if (src->ngpus > 0 && (dst->gpus = calloc(src->ngpus, sizeof(*dst->gpus))) == NULL)
+        if (src->ngpus > 0 && (t.gpus = calloc(src->ngpus, sizeof(*t.gpus))) == NULL)
                 goto oom;
         for (size_t i = 0; i < src->ngpus; i++) {
                 const struct ctk_tracker_gpu *a = &src->gpus[i];
-                struct ctk_tracker_gpu *b = &dst->gpus[i];
-                dst->ngpus = i + 1;
+                struct ctk_tracker_gpu *b = &t.gpus[i];
+                t.ngpus = i + 1;
                 b->pci = dup_or_empty(a->pci);
                 b->partition = dup_or_empty(a->partition);
                 if (b->pci == NULL || b->partition == NULL || strv_copy(&b->drm, &a->drm) < 0)
@@ -132,16 +133,17 @@ int ctk_tracker_state_copy(struct ctk_tracker_state *dst, const struct ctk_track
                 b->uuid = a->uuid;
                 b->access = a->access;
         }
-        if (src->ncontainers > 0 && (dst->containers = calloc(src->ncontainers, sizeof(*dst->containers))) == NULL)
+        if (src->ncontainers > 0 && (t.containers = calloc(src->ncontainers, sizeof(*t.containers))) == NULL)
                 goto oom;
         for (size_t i = 0; i < src->ncontainers; i++) {
-                dst->ncontainers = i + 1;
-                if (container_copy(&dst->containers[i], &src->containers[i]) < 0)
+                t.ncontainers = i + 1;
+                if (container_copy(&t.containers[i], &src->containers[i]) < 0)
                         goto oom;
         }
+        *dst = t;
         return 0;
 oom:
-        ctk_tracker_state_clear(dst);
+        ctk_tracker_state_clear(&t);
         return ctk_error_set(err, ENOMEM, "out of memory");
 }
 

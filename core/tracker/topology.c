@@ -14,7 +14,7 @@ static void uuid_text(bool has, uint64_t uuid, char buf[CTK_UUID_STRLEN])
         if (has)
                 ctk_uuid_format(uuid, buf);
         else
-                snprintf(buf, CTK_UUID_STRLEN, "none");
+                (void)snprintf(buf, CTK_UUID_STRLEN, "none");
 }
 
 static bool differ(char **why, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -72,17 +72,14 @@ bool ctk_tracker_may_hold(struct ctk_tracker *t, const char *container_id)
         _cleanup_error_ struct ctk_error *err = NULL;
         if (ctk_file_view_open_nofollow(t->paths.state, &text, &err) < 0)
                 return err->code != ENOENT; /* unreadable: the locked path tells */
-        size_t n = strlen(container_id);
-        char *quoted = malloc(n + 3);
+        char *quoted = NULL;
         bool may = true;
         /* (an escape in the text could spell the id differently) */
-        if (quoted != NULL && memchr(text.data, '\\', text.len) == NULL) {
-                quoted[0] = '"';
-                memcpy(quoted + 1, container_id, n);
-                memcpy(quoted + n + 1, "\"", 2);
-                may = memmem(text.data, text.len, quoted, n + 2) != NULL;
+        if (asprintf(&quoted, "\"%s\"", container_id) >= 0) {
+                if (memchr(text.data, '\\', text.len) == NULL)
+                        may = memmem(text.data, text.len, quoted, strlen(quoted)) != NULL;
+                free(quoted);
         }
-        free(quoted);
         ctk_file_view_close(&text);
         return may;
 }

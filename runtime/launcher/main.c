@@ -118,16 +118,16 @@ int main(int argc, char **argv)
         char self[PATH_MAX];
         ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
         if (n <= 0) {
-                snprintf(msg, sizeof(msg), "cannot read /proc/self/exe: %s", strerror(errno));
+                (void)snprintf(msg, sizeof(msg), "cannot read /proc/self/exe: %s", strerror(errno));
                 return rt_report_error(&a, msg);
         }
         self[n] = '\0';
 
         char full[PATH_MAX * 2];
         const char *slash = strrchr(self, '/');
-        snprintf(full, sizeof(full), "%.*s/%s", (int)(slash - self), self, RT_FULL_RUNTIME);
+        (void)snprintf(full, sizeof(full), "%.*s/%s", (int)(slash - self), self, RT_FULL_RUNTIME);
         setenv(RT_LAUNCHER_ENV, self, 1);
         execv(full, argv);
-        snprintf(msg, sizeof(msg), "cannot run %s: %s (reinstall amd-container-toolkit)", full, strerror(errno));
+        (void)snprintf(msg, sizeof(msg), "cannot run %s: %s (reinstall amd-container-toolkit)", full, strerror(errno));
         return rt_report_error(&a, msg);
 }

@@ -12,7 +12,7 @@
 #include "runtime/args.h"
 
 #define ARGV(...) ((char *[]){"amd-container-runtime", __VA_ARGS__, NULL})
-#define ARGC(v)   ((int)(sizeof(v) / sizeof(v[0])) - 1)
+#define ARGC(v)   ((int)(sizeof(v) / sizeof((v)[0])) - 1)
 
 static struct rt_args parse_ok(int argc, char **argv)
 {

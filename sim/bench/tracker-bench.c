@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "backends/open.h"
+#include "core/base/tests/scratch_dir.h"
 #include "core/base/base.h"
 #include "core/device/device.h"
 #include "core/tracker/tracker.h"
@@ -55,7 +56,7 @@ static int parse_count(const char *s, long min, long *out)
 
 static void container_id(char *buf, size_t n, const char *prefix, long i)
 {
-        snprintf(buf, n, "%s%0*ld", prefix, (int)(64 - strlen(prefix)), i);
+        (void)snprintf(buf, n, "%s%0*ld", prefix, (int)(64 - strlen(prefix)), i);
 }
 
 /* Makes <root>/<id>/state.json, like runc for a running container. */
@@ -70,7 +71,7 @@ static int runc_state(const char *root, const char *id)
         return f != NULL && fclose(f) == 0 ? 0 : -1;
 }
 
-static int fail(const char *what, struct ctk_error *err)
+static int bench_fail(const char *what, struct ctk_error *err)
 {
         fprintf(stderr, "tracker-bench: %s: %s\n", what, err ? err->msg : strerror(errno));
         ctk_error_free(err);
@@ -89,28 +90,27 @@ int main(int argc, char **argv)
         _cleanup_backend_ struct ctk_backend *b = NULL;
         _cleanup_gpu_list_ struct ctk_gpu_list gpus = {0};
         if (ctk_backend_open(NULL, argv[1], &b, &err) < 0 || ctk_discover_gpus(b, &gpus, &err) < 0)
-                return fail(argv[1], err);
+                return bench_fail(argv[1], err);
         if (gpus.n == 0)
-                return fail("the profile has no GPUs", NULL);
+                return bench_fail("the profile has no GPUs", NULL);
 
         /* TMPDIR on tmpfs (fsync is free there) separates the work from
          * the disk's flush latency. */
         const char *tmp = getenv("TMPDIR");
         _cleanup_free_ char *dir = NULL;
         if (asprintf(&dir, "%s/tracker-bench.XXXXXX", tmp != NULL && tmp[0] != '\0' ? tmp : "/tmp") < 0)
-                return fail("asprintf", NULL);
+                return bench_fail("asprintf", NULL);
         if (mkdtemp(dir) == NULL)
-                return fail("mkdtemp", NULL);
-        _cleanup_free_ char *state = NULL, *root = NULL, *cleanup = NULL;
-        if (asprintf(&state, "%s/state", dir) < 0 || asprintf(&root, "%s/runc", dir) < 0 ||
-            asprintf(&cleanup, "rm -rf '%s'", dir) < 0 || mkdir(root, 0700) < 0)
-                return fail("setup", NULL);
+                return bench_fail("mkdtemp", NULL);
+        _cleanup_free_ char *state = NULL, *root = NULL;
+        if (asprintf(&state, "%s/state", dir) < 0 || asprintf(&root, "%s/runc", dir) < 0 || mkdir(root, 0700) < 0)
+                return bench_fail("setup", NULL);
         struct ctk_tracker_opts o = {.state_dir = state};
         _cleanup_tracker_ struct ctk_tracker *t = NULL;
         bool changed, ok;
         int rc = 0;
         if (ctk_tracker_new(&o, &t, &err) < 0 || ctk_tracker_enable(t, &gpus, &changed, &err) < 0) {
-                rc = fail("enable", err);
+                rc = bench_fail("enable", err);
                 goto out;
         }
         /* The already tracked containers: one or two shared GPUs each.  Built
@@ -120,7 +120,7 @@ int main(int argc, char **argv)
                 _cleanup_tracker_state_ struct ctk_tracker_state st = {0};
                 bool missing;
                 if (ctk_tracker_load(&t->paths, &st, &missing, &err) < 0) {
-                        rc = fail("loading the state", err);
+                        rc = bench_fail("loading the state", err);
                         goto out;
                 }
                 for (long i = 0; i < tracked; i++) {
@@ -130,12 +130,12 @@ int main(int argc, char **argv)
                         struct ctk_tracker_container who = {.id = id, .runtime_root = root};
                         if (runc_state(root, id) < 0 ||
                             ctk_tracker_state_alloc(&st, &who, idx, 1 + (size_t)(i % 2), &changed, &err) < 0) {
-                                rc = fail("tracking the initial containers", err);
+                                rc = bench_fail("tracking the initial containers", err);
                                 goto out;
                         }
                 }
                 if (ctk_tracker_save(&t->paths, &st, &err) < 0) {
-                        rc = fail("saving the initial state", err);
+                        rc = bench_fail("saving the initial state", err);
                         goto out;
                 }
         }
@@ -154,12 +154,12 @@ int main(int argc, char **argv)
                     .container_id = id, .idx = idx, .n = want, .runtime_root = root, .pid = getpid()};
                 double t0 = now_ms();
                 if (ctk_tracker_allocate(t, &gpus, &req, &ok, &err) < 0) {
-                        rc = fail("allocate", err);
+                        rc = bench_fail("allocate", err);
                         break;
                 }
                 double t1 = now_ms();
                 if (ctk_tracker_release(t, id, NULL, &err) < 0) {
-                        rc = fail("release", err);
+                        rc = bench_fail("release", err);
                         break;
                 }
                 double t2 = now_ms();
@@ -178,7 +178,7 @@ int main(int argc, char **argv)
         free(release_ms);
         free(both_ms);
 out:
-        if (system(cleanup) != 0)
+        if (scratch_dir_remove(dir) < 0)
                 fprintf(stderr, "tracker-bench: cannot remove %s\n", dir);
         return rc;
 }

@@ -10,7 +10,6 @@
  * The arguments are harmless: MPOL_DEFAULT policies on a page of our own,
  * unshare(CLONE_NEWNS) (only this process), and mount with NULL pointers.
  * Static, for test images; exits 0 unless a CALL is unknown (2). */
-#define _GNU_SOURCE
 #include <errno.h>
 #include <sched.h>
 #include <stdio.h>
@@ -84,7 +83,7 @@ static void probe(size_t i)
                 printf("%s: EPERM\n", calls[i].name);
         else
                 printf("%s: error %s\n", calls[i].name, strerrorname_np(errno) ? strerrorname_np(errno) : "?");
-        fflush(stdout);
+        (void)fflush(stdout);
 }
 
 int main(int argc, char **argv)

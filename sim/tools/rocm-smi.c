@@ -5,7 +5,6 @@
  * program prints exactly what it can see: every character device in /dev/dri
  * (card*, renderD*) and /dev/kfd, with major:minor, mode and owner, and it
  * says plainly that it is a stand-in.  Static, libc only. */
-#define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
@@ -97,8 +96,11 @@ static void mode_string(mode_t m, char out[11])
 {
         const char *rwx = "rwxrwxrwx";
         out[0] = S_ISCHR(m) ? 'c' : '?';
-        for (int i = 0; i < 9; i++)
-                out[i + 1] = (m & (1u << (8 - i))) ? rwx[i] : '-';
+        for (int i = 0; i < 9; i++) {
+                out[i + 1] = '-';
+                if ((m & (1u << (8 - i))) != 0)
+                        out[i + 1] = rwx[i];
+        }
         out[10] = '\0';
 }
 
@@ -149,7 +151,7 @@ int main(int argc, char **argv)
                         char mode[11];
                         mode_string(ns.v[i].st.st_mode, mode);
                         char mm[32];
-                        snprintf(mm, sizeof(mm), "%u:%u", major(ns.v[i].st.st_rdev), minor(ns.v[i].st.st_rdev));
+                        (void)snprintf(mm, sizeof(mm), "%u:%u", major(ns.v[i].st.st_rdev), minor(ns.v[i].st.st_rdev));
                         printf("%-22s %-12s %-11s %-5u %u\n", ns.v[i].path, mm, mode, (unsigned)ns.v[i].st.st_uid,
                                (unsigned)ns.v[i].st.st_gid);
                 }

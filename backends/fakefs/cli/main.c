@@ -61,7 +61,7 @@ static int run_command(const struct fakefs_cmd *c, int argc, char **argv)
         return c->run(argc, argv);
 }
 
-int main(int argc, char **argv)
+static int run(int argc, char **argv)
 {
         if (argc < 2) {
                 usage(stderr);
@@ -85,4 +85,15 @@ int main(int argc, char **argv)
         fprintf(stderr, "amd-ctk-fakefs: unknown command '%s'\n\n", argv[1]);
         usage(stderr);
         return 2;
+}
+
+int main(int argc, char **argv)
+{
+        int rc = run(argc, argv);
+        /* output cut by a full disk or a closed pipe fails a command that
+         * did not fail already */
+        _cleanup_error_ struct ctk_error *err = NULL;
+        if (rc == 0 && ctk_stdout_close(&err) < 0)
+                rc = fakefs_fail(err);
+        return rc;
 }

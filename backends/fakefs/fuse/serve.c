@@ -60,9 +60,9 @@ static int run_loop(struct fuse *f)
         struct fuse_session *se = fuse_get_session(f);
         /* libfuse leaves ignored signals alone, and a shell starts background
          * jobs with SIGINT ignored: the server must stop on these anyway. */
-        signal(SIGINT, SIG_DFL);
-        signal(SIGTERM, SIG_DFL);
-        signal(SIGHUP, SIG_DFL);
+        (void)signal(SIGINT, SIG_DFL);
+        (void)signal(SIGTERM, SIG_DFL);
+        (void)signal(SIGHUP, SIG_DFL);
         if (fuse_set_signal_handlers(se) != 0)
                 return -1;
         struct fuse_loop_config *cfg = fuse_loop_cfg_create();

@@ -1,6 +1,7 @@
 /* Whole-file reads and atomic replacement. */
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <dirent.h>
@@ -9,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -246,6 +248,118 @@ static void test_mkdir_parent(void **state)
         assert_non_null(err);
 }
 
+/* CTK_WRITE_REAL_DIR: a directory that is a symbolic link is not written
+ * into (a file of ours would land where the link points); without the flag
+ * the link is followed, as before. */
+static void test_write_atomic_real_dir(void **state)
+{
+        (void)state;
+        _cleanup_free_ char *target = scratch_path(dir, "real-dir");
+        _cleanup_free_ char *link = scratch_path(dir, "linked-dir");
+        assert_int_equal(mkdir(target, 0755), 0);
+        assert_int_equal(symlink(target, link), 0);
+        static const char *const names[] = {"linked-dir/ours.conf", "linked-dir//ours.conf"};
+        for (size_t i = 0; i < 2; i++) {
+                _cleanup_free_ char *path = scratch_path(dir, names[i]);
+                _cleanup_error_ struct ctk_error *err = NULL;
+                assert_int_equal(ctk_file_write_atomic_flags(path, "x", 1, 0644, CTK_WRITE_REAL_DIR, &err), -1);
+                assert_int_equal(err->code, ELOOP);
+                assert_non_null(strstr(err->msg, "is a symbolic link: refused (use the directory it points to)"));
+                _cleanup_error_ struct ctk_error *err2 = NULL;
+                assert_int_equal(ctk_file_dir_check(path, &err2), -1);
+                assert_string_equal(err2->msg, err->msg);
+        }
+        _cleanup_free_ char *inside = scratch_path(dir, "real-dir/ours.conf");
+        assert_int_equal(access(inside, F_OK), -1);
+        DIR *d = opendir(target);
+        assert_non_null(d);
+        size_t n = 0;
+        for (struct dirent *e; (e = readdir(d)) != NULL;)
+                n += e->d_name[0] != '.' || strlen(e->d_name) > 2;
+        closedir(d);
+        assert_int_equal(n, 0); /* no temporary either */
+        /* a real directory, or a missing one, passes the check */
+        _cleanup_error_ struct ctk_error *err = NULL;
+        assert_int_equal(ctk_file_dir_check(inside, &err), 0);
+        _cleanup_free_ char *missing = scratch_path(dir, "no-such-dir/ours.conf");
+        assert_int_equal(ctk_file_dir_check(missing, &err), 0);
+        assert_int_equal(ctk_file_write_atomic_flags(inside, "x", 1, 0600, CTK_WRITE_REAL_DIR, &err), 0);
+        _cleanup_free_ char *through = scratch_path(dir, "linked-dir/theirs.conf");
+        assert_int_equal(ctk_file_write_atomic(through, "y", 1, 0644, &err), 0);
+        assert_null(err);
+}
+
+/* ctk_file_write_check refuses what the writer refuses, before anything is written. */
+static void test_write_check(void **state)
+{
+        (void)state;
+        _cleanup_free_ char *file = scratch_path(dir, "check-file");
+        _cleanup_free_ char *link = scratch_path(dir, "check-link");
+        _cleanup_free_ char *sub = scratch_path(dir, "check-dir");
+        _cleanup_free_ char *missing = scratch_path(dir, "check-missing");
+        put(file, "x", 0644);
+        assert_int_equal(symlink(file, link), 0);
+        assert_int_equal(mkdir(sub, 0755), 0);
+        _cleanup_error_ struct ctk_error *err = NULL;
+        assert_int_equal(ctk_file_write_check(file, &err), 0);
+        assert_int_equal(ctk_file_write_check(missing, &err), 0);
+        assert_null(err);
+        assert_int_equal(ctk_file_write_check(link, &err), -1);
+        assert_int_equal(err->code, ELOOP);
+        _cleanup_error_ struct ctk_error *written = NULL;
+        assert_int_equal(ctk_file_write_atomic(link, "y", 1, 0644, &written), -1);
+        assert_string_equal(err->msg, written->msg);
+        _cleanup_error_ struct ctk_error *err2 = NULL;
+        assert_int_equal(ctk_file_write_check(sub, &err2), -1);
+        assert_int_equal(err2->code, EINVAL);
+}
+
+/* ctk_stdout_close in a child whose standard output is path: 0 when the
+ * output was written, else 1 and the error's message in msg. */
+static int stdout_close_in_child(const char *path, bool line_buffered, char *msg, size_t size)
+{
+        int p[2];
+        assert_int_equal(pipe(p), 0);
+        pid_t pid = fork();
+        assert_true(pid >= 0);
+        if (pid == 0) {
+                close(p[0]);
+                if (freopen(path, "w", stdout) == NULL)
+                        _exit(3);
+                if (line_buffered)
+                        (void)setvbuf(stdout, NULL, _IOLBF, 0);
+                fputs("some output\n", stdout);
+                struct ctk_error *err = NULL;
+                int rc = ctk_stdout_close(&err);
+                if (rc < 0 && write(p[1], err->msg, strlen(err->msg)) < 0)
+                        _exit(4);
+                _exit(rc < 0 ? 1 : 0);
+        }
+        close(p[1]);
+        ssize_t n = read(p[0], msg, size - 1);
+        msg[n > 0 ? n : 0] = '\0';
+        close(p[0]);
+        int status;
+        assert_int_equal(waitpid(pid, &status, 0), pid);
+        assert_true(WIFEXITED(status));
+        return WEXITSTATUS(status);
+}
+
+static void test_stdout_close(void **state)
+{
+        (void)state;
+        char msg[256];
+        _cleanup_free_ char *file = scratch_path(dir, "stdout.txt");
+        assert_int_equal(stdout_close_in_child(file, false, msg, sizeof(msg)), 0);
+        assert_string_equal(msg, "");
+        /* a full disk: the last flush fails, naming the cause */
+        assert_int_equal(stdout_close_in_child("/dev/full", false, msg, sizeof(msg)), 1);
+        assert_string_equal(msg, "cannot write the standard output: No space left on device");
+        /* a write that failed before (line by line): the failure is still seen */
+        assert_int_equal(stdout_close_in_child("/dev/full", true, msg, sizeof(msg)), 1);
+        assert_string_equal(msg, "cannot write the standard output");
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
@@ -258,7 +372,10 @@ int main(void)
             cmocka_unit_test(test_write_atomic_refuses_symlink),
             cmocka_unit_test(test_write_atomic_hard_link_untouched),
             cmocka_unit_test(test_write_relative_path),
+            cmocka_unit_test(test_write_atomic_real_dir),
+            cmocka_unit_test(test_write_check),
             cmocka_unit_test(test_mkdir_parent),
+            cmocka_unit_test(test_stdout_close),
         };
         return cmocka_run_group_tests(tests, setup, teardown);
 }

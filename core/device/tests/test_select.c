@@ -381,9 +381,12 @@ static void test_long_value(void **state)
         size_t reps = 100000;
         char *v = malloc(reps * 2 + 2);
         assert_non_null(v);
-        for (size_t i = 0; i < reps; i++)
-                memcpy(v + 2 * i, "3,", 2);
-        strcpy(v + 2 * reps, "1");
+        for (size_t i = 0; i < reps; i++) {
+                v[2 * i] = '3';
+                v[2 * i + 1] = ',';
+        }
+        v[2 * reps] = '1';
+        v[2 * reps + 1] = '\0';
         LIST(v, &seed, 1, 3);
         free(v);
 }

@@ -229,14 +229,14 @@ static void test_many_nodes_once(void **state)
                       "\"linux\":{\"resources\":{\"devices\":[{\"allow\":false,\"access\":\"rwm\"}]}}}");
         struct ctk_oci_edit_stats st;
         _cleanup_error_ struct ctk_error *err = NULL;
-        assert_int_equal(put_nodes(spec, nodes, 2 * N, &st, &err), 0);
+        assert_int_equal(put_nodes(spec, nodes, 2 * (size_t)N, &st, &err), 0);
         assert_int_equal(st.devices, N);
         assert_int_equal(st.rules, N);
         assert_int_equal(st.gids, 2);
         json_t *linux_ = json_object_get(spec, "linux");
         assert_int_equal(json_array_size(json_object_get(linux_, "devices")), N);
         assert_int_equal(json_array_size(json_object_get(json_object_get(linux_, "resources"), "devices")), N + 1);
-        assert_int_equal(put_nodes(spec, nodes, 2 * N, &st, &err), 0);
+        assert_int_equal(put_nodes(spec, nodes, 2 * (size_t)N, &st, &err), 0);
         assert_int_equal(st.devices + st.rules + st.gids, 0);
 }
 

@@ -267,6 +267,7 @@ static void test_corrupt_state_enabled(void **state)
         corrupt(f);
         _cleanup_free_ char *msg = NULL;
         assert_int_equal(allocate(f, ID_A, (size_t[]){0}, 1, NULL, &msg, NULL), -1);
+        assert_non_null(msg);
         assert_non_null(strstr(msg, "is corrupt"));
         assert_non_null(strstr(msg, "amd-ctk gpu-tracker reset"));
         bool enabled;
@@ -281,6 +282,7 @@ static void test_corrupt_state_enabled(void **state)
         mkdir(f->t->paths.state, 0700);
         _cleanup_free_ char *msg2 = NULL;
         assert_int_equal(allocate(f, ID_B, (size_t[]){0}, 1, NULL, &msg2, NULL), -1);
+        assert_non_null(msg2);
         assert_non_null(strstr(msg2, "cannot be read"));
         assert_non_null(strstr(msg2, f->t->paths.state));
         rmdir(f->t->paths.state);

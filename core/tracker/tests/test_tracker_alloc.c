@@ -42,8 +42,10 @@ static int alloc(struct ctk_tracker_state *st, const char *id, const size_t *idx
         int r = ctk_tracker_state_alloc(st, &who, idx, n, &changed, &err);
         if (msg != NULL)
                 *msg = err ? strdup(err->msg) : NULL;
-        if (r < 0)
+        if (r < 0) {
+                assert_non_null(err);
                 assert_int_equal(err->code == EBUSY || err->code == EINVAL, true);
+        }
         ctk_error_free(err);
         return r;
 }
