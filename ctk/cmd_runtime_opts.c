@@ -81,24 +81,29 @@ static int bool_value(const char *opt, const char *value, bool *out)
         return -1;
 }
 
-/* The boolean options; value NULL means --name or --name=true. */
-static bool *bool_option(struct configure_opts *o, const char *arg, const char **value)
+/* The boolean options (two spellings for some), as offsets into the options. */
+static const struct {
+        const char *name, *alias;
+        size_t offset;
+} bool_options[] = {
+    {"set-as-default", "amd-set-as-default", offsetof(struct configure_opts, set_default)},
+    {"unset-as-default", "unset-amd-as-default", offsetof(struct configure_opts, unset_default)},
+    {"remove", NULL, offsetof(struct configure_opts, remove)},
+    {"dry-run", NULL, offsetof(struct configure_opts, dry_run)},
+    {"no-cdi", NULL, offsetof(struct configure_opts, no_cdi)},
+    {"cdi", NULL, offsetof(struct configure_opts, cdi)},
+    {"swarm-refresh", NULL, offsetof(struct configure_opts, swarm_refresh)},
+};
+
+/* The index in bool_options of the option arg names, or -1; value NULL
+ * means --name or --name=true. */
+static int bool_option(const char *arg, const char **value)
 {
-        if (match(arg, "set-as-default", value) || match(arg, "amd-set-as-default", value))
-                return &o->set_default;
-        if (match(arg, "unset-as-default", value) || match(arg, "unset-amd-as-default", value))
-                return &o->unset_default;
-        if (match(arg, "remove", value))
-                return &o->remove;
-        if (match(arg, "dry-run", value))
-                return &o->dry_run;
-        if (match(arg, "no-cdi", value))
-                return &o->no_cdi;
-        if (match(arg, "cdi", value))
-                return &o->cdi;
-        if (match(arg, "swarm-refresh", value))
-                return &o->swarm_refresh;
-        return NULL;
+        for (size_t i = 0; i < sizeof(bool_options) / sizeof(bool_options[0]); i++)
+                if (match(arg, bool_options[i].name, value) ||
+                    (bool_options[i].alias != NULL && match(arg, bool_options[i].alias, value)))
+                        return (int)i;
+        return -1;
 }
 
 int ctk_runtime_configure_parse(int argc, char **argv, struct configure_opts *o)
@@ -106,9 +111,10 @@ int ctk_runtime_configure_parse(int argc, char **argv, struct configure_opts *o)
         for (int i = 1; i < argc; i++) {
                 const char *a = argv[i], *v = NULL;
                 const char **slot = NULL;
-                bool *flag;
-                if ((flag = bool_option(o, a, &v)) != NULL) {
-                        if (bool_value(a, v, flag) < 0)
+                bool to_args = false; /* --runtime-arg: one more of the runtime's arguments */
+                int b = bool_option(a, &v);
+                if (b >= 0) {
+                        if (bool_value(a, v, (bool *)((char *)o + bool_options[b].offset)) < 0)
                                 return 2;
                         continue;
                 }
@@ -131,7 +137,9 @@ int ctk_runtime_configure_parse(int argc, char **argv, struct configure_opts *o)
                 else if (match(a, "runtime-path", &v)) {
                         slot = &o->runtime_path;
                         o->runtime_path_given = true;
-                } else if (!match(a, "runtime-arg", &v)) {
+                } else if (match(a, "runtime-arg", &v)) {
+                        to_args = true;
+                } else {
                         fprintf(stderr,
                                 a[0] == '-' ? "amd-ctk: runtime configure: unknown option '%s'\n\n%s"
                                             : "amd-ctk: runtime configure: unexpected argument '%s'\n\n%s",
@@ -145,7 +153,7 @@ int ctk_runtime_configure_parse(int argc, char **argv, struct configure_opts *o)
                         }
                         v = argv[++i];
                 }
-                if (slot != NULL)
+                if (!to_args)
                         *slot = v;
                 else if (ctk_strv_push(&o->args, v) < 0) {
                         fputs("amd-ctk: out of memory\n", stderr);

@@ -162,9 +162,9 @@ static int plain_names(struct rt_job *j, struct ctk_strv *names, struct ctk_strv
         for (size_t i = 0; i < (all ? 1 : j->sel.n); i++) {
                 char name[64];
                 if (all)
-                        snprintf(name, sizeof(name), RT_OUR_KIND "=all");
+                        (void)snprintf(name, sizeof(name), RT_OUR_KIND "=all");
                 else
-                        snprintf(name, sizeof(name), RT_OUR_KIND "=%zu", j->sel.idx[i]);
+                        (void)snprintf(name, sizeof(name), RT_OUR_KIND "=%zu", j->sel.idx[i]);
                 if (ctk_strv_push(names, name) < 0 || ctk_strv_push(sources, "GPU selection (mode cdi)") < 0)
                         return ctk_error_set(err, ENOMEM, "out of memory");
         }

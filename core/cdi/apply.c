@@ -132,6 +132,7 @@ static json_t *oci_hook(const json_t *h)
 static int apply_mounts(json_t *oci, const struct item *m, size_t n, struct ctk_cdi_apply_stats *st,
                         struct ctk_error **err)
 {
+        // NOLINTNEXTLINE(bugprone-sizeof-expression): an array of pointers
         _cleanup_free_ json_t **v = calloc(n + 1, sizeof(*v));
         if (v == NULL)
                 return ctk_error_set(err, ENOMEM, "out of memory");

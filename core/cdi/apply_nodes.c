@@ -79,10 +79,10 @@ static int fill(const struct ctk_cdi_origin *o, const struct ctk_cdi_node *n, co
             .has_gid = n->has_gid || gid > 0,
             .gid = n->has_gid ? n->gid : (uint32_t)gid,
         };
-        char host_type = info == NULL                 ? '\0'
-                         : info->type == CTK_NODE_CHR ? 'c'
-                         : info->type == CTK_NODE_BLK ? 'b'
-                                                      : '\0';
+        char host_type = (char)(info == NULL                 ? '\0'
+                                : info->type == CTK_NODE_CHR ? 'c'
+                                : info->type == CTK_NODE_BLK ? 'b'
+                                                             : '\0');
         if (info != NULL && ierr == 0 && host_type == '\0')
                 ierr = ENODEV;
         if (info != NULL && ierr != 0 && !minimal(n))
@@ -137,6 +137,7 @@ static int keep(struct kept *k, const struct ctk_cdi_origin *o, size_t oi, const
         size_t i = hash(d->path) & k->mask;
         for (; k->slot[i] != SIZE_MAX; i = (i + 1) & k->mask) {
                 size_t at = k->slot[i];
+                // NOLINTNEXTLINE(clang-analyzer-core.NonNullParamChecker): a checked spec's nodes all have a path
                 if (strcmp(k->v[at].path, d->path) != 0)
                         continue;
                 if (k->origin[at] != oi && !same_device(&k->v[at], d)) {

@@ -98,7 +98,10 @@ char *ctk_cdi_cache_why_missing(const struct ctk_cdi_cache *c, const char *name)
         if (f == NULL)
                 return NULL;
         if (explain_conflict(f, c, name) || explain_skipped(f, c, kind, dev)) {
-                fclose(f);
+                if (fclose(f) != 0) {
+                        free(s);
+                        return NULL;
+                }
                 return s;
         }
         struct ctk_strv files _cleanup_strv_ = {0};

@@ -77,7 +77,7 @@ int ctk_cdi_host_devices(const struct ctk_cdi_host *h, bool by_index, bool by_uu
                 return ctk_error_set(err, ENOMEM, "out of memory");
         for (size_t i = 0; by_index && i < h->n; i++) {
                 char name[24];
-                snprintf(name, sizeof(name), "%zu", h->gpus[i].index);
+                (void)snprintf(name, sizeof(name), "%zu", h->gpus[i].index);
                 if (add_device(h, i, i + 1, strdup(name), pick_all, NULL, out, err) < 0)
                         goto fail;
                 out->v[out->n - 1].is_index = true;

@@ -47,7 +47,7 @@ static void node_from_json(const json_t *j, struct ctk_cdi_node *n)
         *n = (struct ctk_cdi_node){
             .path = json_string_value(json_object_get(j, "path")),
             .host_path = host != NULL && host[0] != '\0' ? host : NULL,
-            .type = type != NULL ? type[0] : '\0',
+            .type = (char)(type != NULL ? type[0] : '\0'),
             .major = json_integer_value(json_object_get(j, "major")),
             .minor = json_integer_value(json_object_get(j, "minor")),
             .permissions = json_string_value(json_object_get(j, "permissions")),

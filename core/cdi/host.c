@@ -11,6 +11,7 @@
 void ctk_cdi_host_clear(struct ctk_cdi_host *h)
 {
         for (size_t i = 0; i < h->n; i++) {
+                // NOLINTNEXTLINE(clang-analyzer-core.NullDereference): n > 0 only once gpus is allocated
                 for (size_t j = 0; j < h->gpus[i].n; j++)
                         ctk_devnode_clear(&h->gpus[i].nodes[j]);
                 free(h->gpus[i].nodes);

@@ -86,9 +86,12 @@ int ctk_cdi_resolve(const struct ctk_cdi_cache *c, const struct ctk_strv *names,
         *out = (struct ctk_cdi_resolved){0};
         size_t cap = 2 * names->n + 1;
         _cleanup_free_ bool *bad = calloc(names->n + 1, sizeof(*bad));
+        // NOLINTNEXTLINE(bugprone-sizeof-expression): an array of pointers
         const struct ctk_cdi_entry **found = calloc(names->n + 1, sizeof(*found));
+        // NOLINTNEXTLINE(bugprone-sizeof-expression): an array of pointers
         out->edits = calloc(cap, sizeof(*out->edits));
         out->origins = calloc(cap, sizeof(*out->origins));
+        // NOLINTNEXTLINE(bugprone-sizeof-expression): an array of pointers
         out->entries = calloc(cap, sizeof(*out->entries));
         out->spec_of = calloc(cap, sizeof(*out->spec_of));
         if (bad == NULL || found == NULL || out->edits == NULL || out->origins == NULL || out->entries == NULL ||
@@ -106,7 +109,7 @@ int ctk_cdi_resolve(const struct ctk_cdi_cache *c, const struct ctk_strv *names,
         int r = any_bad ? unresolvable(c, names, sources, bad, err) : 0;
         for (size_t i = 0; r == 0 && i < names->n; i++) {
                 const struct ctk_cdi_entry *e = found[i];
-                if (seen_entry(out, e))
+                if (e == NULL || seen_entry(out, e)) /* (r == 0: every name was found) */
                         continue;
                 const json_t *own = json_object_get(c->specs[e->spec].doc->root, "containerEdits");
                 if (own != NULL && !seen_spec(out, e->spec))

@@ -269,23 +269,26 @@ static json_t *go_string(const json_t *v)
         if (json_is_boolean(v))
                 return json_string(json_is_true(v) ? "true" : "false");
         if (json_is_integer(v)) {
-                snprintf(buf, sizeof(buf), "%" JSON_INTEGER_FORMAT, json_integer_value(v));
+                (void)snprintf(buf, sizeof(buf), "%" JSON_INTEGER_FORMAT, json_integer_value(v));
                 return json_string(buf);
         }
         double d = json_real_value(v);
         int prec = 1;
         for (; prec < 17; prec++) { /* the shortest digits that read back as d */
-                snprintf(buf, sizeof(buf), "%.*e", prec - 1, d);
+                (void)snprintf(buf, sizeof(buf), "%.*e", prec - 1, d);
                 if (strtod(buf, NULL) == d)
                         break;
         }
-        int exp = atoi(strchr(buf, 'e') + 1);
+        const char *e = strchr(buf, 'e'); /* "%e" always writes one */
+        if (e == NULL)
+                return json_string(buf);
+        long exp = strtol(e + 1, NULL, 10);
         if (exp < -4 || exp >= 6) {
                 char mant[40];
-                snprintf(mant, sizeof(mant), "%.*s", (int)(strchr(buf, 'e') - buf), buf);
-                snprintf(buf, sizeof(buf), "%se%c%02d", mant, exp < 0 ? '-' : '+', exp < 0 ? -exp : exp);
+                (void)snprintf(mant, sizeof(mant), "%.*s", (int)(e - buf), buf);
+                (void)snprintf(buf, sizeof(buf), "%se%c%02ld", mant, exp < 0 ? '-' : '+', exp < 0 ? -exp : exp);
         } else {
-                snprintf(buf, sizeof(buf), "%.*f", prec - 1 - exp > 0 ? prec - 1 - exp : 0, d);
+                (void)snprintf(buf, sizeof(buf), "%.*f", prec - 1 - exp > 0 ? (int)(prec - 1 - exp) : 0, d);
         }
         return json_string(buf);
 }

@@ -52,9 +52,9 @@ static struct ctk_cdi_node from_info(const char *path, const struct ctk_node_inf
 {
         return (struct ctk_cdi_node){
             .path = path,
-            .type = i->type == CTK_NODE_CHR   ? 'c'
-                    : i->type == CTK_NODE_BLK ? 'b'
-                                              : '?',
+            .type = (char)(i->type == CTK_NODE_CHR   ? 'c'
+                           : i->type == CTK_NODE_BLK ? 'b'
+                                                     : '?'),
             .major = i->major,
             .minor = i->minor,
             .has_mode = true,
@@ -179,7 +179,7 @@ static bool spec_has(const struct check *c, const char *path)
  * does not name; none when the spec names them all. */
 static bool is_amd(struct ctk_backend *b, const char *path)
 {
-        const char *name = strrchr(path, '/') + 1;
+        const char *slash = strrchr(path, '/'), *name = slash != NULL ? slash + 1 : path;
         _cleanup_free_ char *link = ctk_str_concat("/sys/class/drm/", name, NULL);
         _cleanup_free_ char *vendor_path = ctk_str_concat(link, "/device/vendor", NULL);
         _cleanup_free_ char *target = NULL, *vendor = NULL;
@@ -237,6 +237,7 @@ static int requested(struct ctk_backend *b, const struct ctk_cdi_resolved *req, 
         for (size_t i = 0; i < req->n; i++)
                 total += req->edits[i].nnodes;
         _cleanup_free_ const char **paths = calloc(total + 1, sizeof(*paths));
+        // NOLINTNEXTLINE(bugprone-sizeof-expression): an array of pointers
         _cleanup_free_ const struct ctk_cdi_node **nodes = calloc(total + 1, sizeof(*nodes));
         _cleanup_free_ const char **devs = calloc(total + 1, sizeof(*devs));
         if (paths == NULL || nodes == NULL || devs == NULL)

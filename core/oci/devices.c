@@ -50,6 +50,14 @@ static uint64_t fnv(uint64_t h, const void *p, size_t n)
         return h;
 }
 
+/* FNV-1a over the eight bytes of v, low byte first. */
+static uint64_t fnv_u64(uint64_t h, uint64_t v)
+{
+        for (int i = 0; i < 8; i++, v >>= 8)
+                h = (h ^ (v & 0xff)) * 1099511628211ULL;
+        return h;
+}
+
 #define FNV_BASIS 14695981039346656037ULL
 
 /* Open addressing tables of indices (SIZE_MAX = empty slot), at most half full. */
@@ -99,8 +107,8 @@ struct rule_set {
 
 static struct rule *rule_get(struct rule_set *s, char type, long long major, long long minor)
 {
-        long long key[2] = {major, minor};
-        size_t i = (size_t)fnv(fnv(FNV_BASIS, &type, 1), key, sizeof(key)) & s->mask;
+        size_t i = (size_t)fnv_u64(fnv_u64(fnv_u64(FNV_BASIS, (unsigned char)type), (uint64_t)major), (uint64_t)minor) &
+                   s->mask;
         for (; s->slot[i] != SIZE_MAX; i = (i + 1) & s->mask) {
                 struct rule *r = &s->v[s->slot[i]];
                 if (r->type == type && r->major == major && r->minor == minor)

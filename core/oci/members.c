@@ -75,7 +75,7 @@ int ctk_oci_check_editable(const json_t *spec, struct ctk_error **err)
         for (size_t k = 0; hooks != NULL && k < sizeof(hook_kinds) / sizeof(hook_kinds[0]); k++) {
                 const json_t *h = json_object_get(hooks, hook_kinds[k]);
                 char where[40];
-                snprintf(where, sizeof(where), "hooks.%s", hook_kinds[k]);
+                (void)snprintf(where, sizeof(where), "hooks.%s", hook_kinds[k]);
                 if (h != NULL && check(h, JSON_ARRAY, JSON_NULL, where, err) < 0)
                         return -1;
         }
@@ -132,7 +132,7 @@ int ctk_oci_add_hook(json_t *spec, const char *kind, json_t *hook, struct ctk_er
                 known = known || strcmp(kind, hook_kinds[k]) == 0;
         json_t *hooks, *list;
         char where[40];
-        snprintf(where, sizeof(where), "hooks.%s", known ? kind : "?");
+        (void)snprintf(where, sizeof(where), "hooks.%s", known ? kind : "?");
         if (!known || ctk_oci_check_root(spec, err) < 0 ||
             ctk_oci_member(spec, "hooks", JSON_OBJECT, true, "hooks", &hooks, err) < 0 ||
             ctk_oci_member(hooks, kind, JSON_ARRAY, true, where, &list, err) < 0) {

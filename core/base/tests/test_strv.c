@@ -65,6 +65,7 @@ static void test_trim(void **state)
         assert_memory_equal(t, "a b", 3);
         len = 3;
         t = ctk_str_trim(" \f\v", &len);
+        assert_non_null(t);
         assert_int_equal(len, 0);
         /* only the first len bytes count */
         len = 2;
