@@ -195,7 +195,10 @@ def run(cri, pb, args):
         write_log(os.path.join(config.log_directory, "main.log"))
         return status.exit_code
     finally:
-        cri.remove_pod(pod_id)
+        try:
+            cri.remove_pod(pod_id)
+        except CriError as e:  # said, without hiding what went wrong before
+            print("cri-run: removing the pod: %s" % e, file=sys.stderr)
         try:
             os.unlink(os.path.join(config.log_directory, "main.log"))
             os.rmdir(config.log_directory)
