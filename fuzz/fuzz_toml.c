@@ -21,7 +21,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
         const char *now = added != NULL ? added : text;
         struct ctk_toml_top top;
-        FUZZ_ASSERT(ctk_toml_check(now, strlen(now), "added", &top, NULL) == 0);
+        FUZZ_ASSERT(ctk_toml_check(now, strlen(now), "added", &top, NULL, NULL) == 0);
         size_t listed = 0;
         for (size_t i = 0; i < top.imports.n; i++)
                 listed += strcmp(top.imports.v[i], DROPIN) == 0;
@@ -31,7 +31,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         FUZZ_ASSERT(
             ctk_dropin_containerd_imports(now, strlen(now), "added", DROPIN, false, 2, &removed, &version, NULL) == 0);
         if (removed != NULL) {
-                FUZZ_ASSERT(ctk_toml_check(removed, strlen(removed), "removed", &top, NULL) == 0);
+                FUZZ_ASSERT(ctk_toml_check(removed, strlen(removed), "removed", &top, NULL, NULL) == 0);
                 for (size_t i = 0; i < top.imports.n; i++)
                         FUZZ_ASSERT(strcmp(top.imports.v[i], DROPIN) != 0);
                 ctk_toml_top_clear(&top);

@@ -130,7 +130,7 @@ int ctk_dropin_containerd_imports(const char *text, size_t len, const char *name
                 return 0;
         }
         struct ctk_toml_top top;
-        if (ctk_toml_check(text, len, name, &top, err) < 0)
+        if (ctk_toml_check(text, len, name, &top, NULL, err) < 0)
                 return -1;
         *version = top.has_version ? (int)top.version : 0;
         bool listed = false;

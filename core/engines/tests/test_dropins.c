@@ -21,7 +21,7 @@ static void valid_toml(const char *text)
 {
         struct ctk_toml_top top;
         _cleanup_error_ struct ctk_error *err = NULL;
-        if (ctk_toml_check(text, strlen(text), "dropin", &top, &err) < 0)
+        if (ctk_toml_check(text, strlen(text), "dropin", &top, NULL, &err) < 0)
                 fail_msg("%s\n%s", err->msg, text);
         ctk_toml_top_clear(&top);
 }
