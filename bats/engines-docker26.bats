@@ -15,17 +15,7 @@ load helpers/engines
 
 export BATS_TEST_TIMEOUT=${BATS_TEST_TIMEOUT:-300}
 
-setup_file() {
-        ctk_require_built "$CTK_BIN/amd-ctk" "$CTK_BIN/amd-container-runtime" "$CTK_BIN/amd-ctk-fakefs" || return 1
-        [ -c /dev/fuse ] || {
-                echo "FUSE is required (/dev/fuse)" >&2
-                return 1
-        }
-        engines_start
-        # the toolkit configuration our runtime reads inside the root
-        printf '{"root": "/ctk-host", "state-dir": "/ctk/state", "log-file": "/ctk/runtime.log", "runtime-path": "runc"}\n' \
-                >"$ENGINES_DIR/toolkit/config.json"
-}
+setup_file() { engines_start; }
 
 teardown_file() { engines_stop; }
 
@@ -37,19 +27,8 @@ teardown() {
 }
 
 ctk() { engines_in /ctk-build/bin/amd-ctk --root /ctk-host "$@"; }
-# (name type major:minor mode uid gid), one node per line, sorted
-NODE_FORMAT='%n %F %t:%T %a %u %g'
-
-# expected INDEX...: the nodes of those GPUs on the simulated host, and /dev/kfd
-expected() {
-        local sel
-        sel=$(printf '%s\n' "$@" | jq -s -c 'map(tonumber)')
-        {
-                for p in $(ctk gpu list --json | jq -r --argjson s "$sel" '.[] | select(.index as $i | $s | index($i)) | .devices[]') /dev/kfd; do
-                        engines_in stat -c "$NODE_FORMAT" "/ctk-host$p" | sed 's|^/ctk-host||'
-                done
-        } | sort
-}
+NODE_FORMAT=$ENGINES_NODE_FORMAT
+expected() { engines_expected "$@"; }
 
 # docker_nodes DOCKER-RUN-ARGS...: the GPU nodes a container sees
 docker_nodes() {

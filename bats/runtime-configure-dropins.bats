@@ -2,7 +2,9 @@
 # `amd-ctk runtime configure --runtime containerd|podman|crio`: drop-in files
 # of ours, containerd's imports line, checked by the real containerd (Debian
 # 12's 1.6 here, Debian 13's 1.7 in the engine root: `containerd config dump`
-# must show our settings) and, for CRI-O (not packaged for Debian), by a TOML
+# must show our settings, and a containerd started on the configuration must
+# load its CRI plugin, which before 2.1 takes the drop-in's CRI section in
+# place of config.toml's) and, for CRI-O (not packaged for Debian), by a TOML
 # parser against the keys crio.conf(5) documents.
 
 bats_require_minimum_version 1.5.0
@@ -16,6 +18,41 @@ setup() {
 }
 
 configure() { run --separate-stderr "$CTK" runtime configure "$@"; }
+
+# cri_status CONFIG [ROOT]: starts containerd (Debian 12's of this host, or
+# that of the root ROOT through chroot, CONFIG then a path inside it) on
+# CONFIG in a mount and network namespace of its own, lists its plugins and
+# stops it; prints the status of its CRI plugin (ok, error; none: no answer)
+# and, unless ok, what containerd's log says about it.
+cri_status() {
+        local config=$1 root=${2:-} dir st
+        dir=$(mktemp -d "$root/tmp/ctk-cri.XXXXXX") || return 1
+        timeout 120 unshare -m -n --propagation private sh -c '
+                root=$1 in=$2 config=$3
+                if [ -n "$root" ]; then
+                        mount -t proc proc "$root/proc" && mount --rbind /dev "$root/dev" &&
+                                mount --rbind /sys "$root/sys" || exit 1
+                fi
+                mount -t tmpfs tmpfs "$root/opt" || exit 1
+                ip link set lo up
+                ${root:+chroot "$root"} containerd --config "$config" --root "$in/root" --state "$in/state" \
+                        --address "$in/c.sock" </dev/null >"$root$in/log" 2>&1 3>&- &
+                pid=$!
+                for i in $(seq 150); do
+                        ${root:+chroot "$root"} ctr --address "$in/c.sock" plugins ls >"$root$in/plugins" 2>/dev/null && break
+                        kill -0 $pid 2>/dev/null || break
+                        sleep 0.2
+                done
+                kill $pid 2>/dev/null
+                for i in $(seq 100); do kill -0 $pid 2>/dev/null || exit 0; sleep 0.1; done
+                kill -9 $pid
+                exit 0' sh "$root" "${dir#"$root"}" "$config"
+        st=$(awk '$1 == "io.containerd.grpc.v1" && $2 == "cri" { print $4 }' "$dir/plugins" 2>/dev/null)
+        echo "${st:-none}"
+        [ "$st" = ok ] || grep -i 'level=\(error\|fatal\)\|failed to load plugin io.containerd.grpc.v1.cri' "$dir/log" |
+                head -n 3
+        rm -rf "$dir"
+}
 containerd_cfg() { configure --runtime containerd --config-path "$T/conf.d/99-amd.toml" --containerd-config "$T/config.toml" "$@"; }
 
 @test "containerd 1.6: the drop-in is imported, config dump shows the amd runtime as the default; --remove restores config.toml" {
@@ -25,7 +62,8 @@ containerd_cfg() { configure --runtime containerd --config-path "$T/conf.d/99-am
         [ "$status" -eq 0 ]
         [ "${lines[0]}" = "Wrote $T/conf.d/99-amd.toml" ]
         [ "${lines[1]}" = "Added $T/conf.d/99-amd.toml to the imports of $T/config.toml" ]
-        [ "${lines[2]}" = "Please restart containerd" ]
+        [ "${lines[2]}" = "It holds a copy of the CRI plugin's section of $T/config.toml (containerd before 2.1 replaces that whole section with an imported one): after editing that section, run this command again" ]
+        [ "${lines[3]}" = "Please restart containerd" ]
         run containerd --config "$T/config.toml" config dump
         [ "$status" -eq 0 ]
         [[ "$output" == *'default_runtime_name = "amd"'* ]]
@@ -37,10 +75,66 @@ containerd_cfg() { configure --runtime containerd --config-path "$T/conf.d/99-am
         cmp "$T/orig.toml" "$T/config.toml.bak"
         containerd_cfg --runtime-path /usr/bin/amd-container-runtime --set-as-default
         [ "$output" = "The drop-in is already up to date: $T/conf.d/99-amd.toml" ]
+        # an edit of config.toml's CRI section: the drop-in's copy follows on the next run
+        sed -i 's|^\( *sandbox_image = \).*|\1"registry.example/pause:9"|' "$T/config.toml" "$T/orig.toml"
+        run containerd --config "$T/config.toml" config dump
+        [[ "$output" != *'sandbox_image = "registry.example/pause:9"'* ]]
+        containerd_cfg --runtime-path /usr/bin/amd-container-runtime --set-as-default
+        [ "${lines[0]}" = "Wrote $T/conf.d/99-amd.toml" ]
+        run containerd --config "$T/config.toml" config dump
+        [[ "$output" == *'sandbox_image = "registry.example/pause:9"'* ]]
         containerd_cfg --remove
         [ "$status" -eq 0 ]
         [ ! -e "$T/conf.d/99-amd.toml" ]
         cmp "$T/orig.toml" "$T/config.toml"
+}
+
+# cri_loads DIR [ROOT]: for containerd's default configuration and the
+# config.toml Debian ships (ROOT's, or the copy the unit tests hold), without
+# and with --set-as-default, the CRI plugin of containerd (this host's, or
+# ROOT's, running DIR/amd-ctk) loads with our drop-in, in DIR
+cri_loads() {
+        local d=$1 root=${2:-} in=${1#"${2:-}"} src flag st
+        local debian=${root:+$root/etc/containerd/config.toml} ctk=${root:+$in/amd-ctk}
+        for src in default debian; do
+                for flag in "" --set-as-default; do
+                        rm -rf "$d/conf.d" "$d/config.toml"*
+                        if [ "$src" = debian ]; then
+                                cp "${debian:-$CTK_REPO/core/engines/tests/fixtures/containerd-debian-config.toml}" \
+                                        "$d/config.toml"
+                        else
+                                ${root:+chroot "$root"} containerd config default >"$d/config.toml"
+                        fi
+                        ${root:+chroot "$root"} "${ctk:-$CTK}" runtime configure --runtime containerd \
+                                --config-path "$in/conf.d/99-amd.toml" --containerd-config "$in/config.toml" \
+                                --runtime-path /usr/bin/amd-container-runtime $flag >/dev/null || return 1
+                        st=$(cri_status "$in/config.toml" "$root")
+                        [ "$st" = ok ] || {
+                                echo "the CRI plugin of containerd on $src's config.toml ${flag:-(no flag)}: $st" >&2
+                                return 1
+                        }
+                done
+        done
+}
+
+@test "containerd 1.6: its CRI plugin loads with the drop-in (containerd's default config.toml and Debian's, with and without --set-as-default)" {
+        d=$(ctk_tmpdir cri16)
+        cri_loads "$d" || {
+                rm -rf "$d"
+                false
+        }
+        rm -rf "$d"
+}
+
+@test "containerd 1.7 (Debian 13): its CRI plugin loads with the drop-in (containerd's default config.toml and Debian's, with and without --set-as-default)" {
+        root=$(realpath "$(sh "$CTK_REPO/sim/engines.sh")")
+        d=$(mktemp -d "$root/tmp/ctk-cri17.XXXXXX")
+        cp "$CTK" "$d/amd-ctk"
+        cri_loads "$d" "$root" || {
+                rm -rf "$d"
+                false
+        }
+        rm -rf "$d"
 }
 
 @test "containerd 1.7 (Debian 13): config dump shows CDI enabled with our spec dirs and the amd runtime; schema 3 by flag" {

@@ -1,7 +1,9 @@
 /* amd-ctk runtime configure --runtime containerd|podman|crio: writes (or,
  * with --remove, deletes) a drop-in file of ours; for containerd, also adds
  * it to (or removes it from) the imports of config.toml, the one line of a
- * file of theirs we touch (the previous file kept as .bak).  A drop-in path
+ * file of theirs we touch (the previous file kept as .bak), and copies
+ * config.toml's CRI plugin section into the drop-in (containerd before 2.1
+ * replaces that whole section with an imported one).  A drop-in path
  * holding a file we did not write is never replaced or removed. */
 #include <errno.h>
 #include <stdio.h>
@@ -136,14 +138,15 @@ int ctk_runtime_configure_dropin(const struct configure_opts *o)
                 if (plan_imports(o, true, &imp, &err) < 0 || check_imports(o, &imp, &err) < 0)
                         return ctk_cli_fail(err);
                 d.containerd_version = o->containerd_version != 0 ? o->containerd_version : imp.version >= 3 ? 3 : 2;
+                d.source = imp.main_cfg.text;
+                d.source_len = imp.main_cfg.len;
+                d.source_name = o->containerd_config;
         } else {
                 d.engine = strcmp(o->runtime, "podman") == 0 ? CTK_DROPIN_PODMAN : CTK_DROPIN_CRIO;
         }
-        _cleanup_free_ char *text = ctk_dropin_text(&d);
-        if (text == NULL) {
-                ctk_error_set(&err, ENOMEM, "out of memory");
+        _cleanup_free_ char *text = NULL;
+        if (ctk_dropin_text(&d, &text, &err) < 0)
                 return ctk_cli_fail(err);
-        }
         if (o->dry_run) {
                 fputs(text, stdout);
                 return apply_imports(o, true, &imp, &err) < 0 ? ctk_cli_fail(err) : 0;
@@ -163,6 +166,10 @@ int ctk_runtime_configure_dropin(const struct configure_opts *o)
                 printf("The drop-in is already up to date: %s\n", o->config_path);
                 return 0;
         }
+        if (containerd)
+                printf("It holds a copy of the CRI plugin's section of %s (containerd before 2.1 replaces that "
+                       "whole section with an imported one): after editing that section, run this command again\n",
+                       o->containerd_config);
         puts(restart_line(o->runtime));
         return 0;
 }

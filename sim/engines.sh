@@ -5,4 +5,5 @@
 # and network namespace (bats/helpers/engines.bash).
 set -eu
 cd "$(dirname "$0")/.."
-exec sh sim/roots.sh trixie-engines trixie docker.io docker-cli containerd runc crun podman docker-compose ca-certificates iproute2
+exec sh sim/roots.sh trixie-engines trixie docker.io docker-cli containerd runc crun podman docker-compose ca-certificates iproute2 \
+        python3-grpcio python3-grpc-tools libre2-11 --files-of golang-github-kubernetes-cri-api-dev

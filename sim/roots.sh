@@ -2,20 +2,36 @@
 # Builds a Debian root once, for the tests that need another release's
 # packages (engines, package installs):
 #
-#   sh sim/roots.sh NAME SUITE PACKAGE...
+#   sh sim/roots.sh NAME SUITE PACKAGE... [--files-of PACKAGE...]
 #
+# Packages after --files-of are only unpacked into the root (dpkg-deb -x):
+# no dependencies, no maintainer scripts, for the files they ship (the CRI
+# api.proto of a Go -dev package whose dependencies are 400 MB of sources).
 # The root is DIR=$ROOTS_DIR/NAME (default build/roots/NAME).  A root is
 # reused when DIR/.ctk-root names the same suite and packages (written last,
 # so an interrupted build is never taken for a complete one), and rebuilt
 # otherwise.  Prints DIR.  The mirror is the one apt uses on this machine
 # (debootstrap's default when none is found).
 set -eu
-[ $# -ge 2 ] || { echo "usage: sh sim/roots.sh NAME SUITE [PACKAGE...]" >&2; exit 2; }
+[ $# -ge 2 ] || { echo "usage: sh sim/roots.sh NAME SUITE [PACKAGE...] [--files-of PACKAGE...]" >&2; exit 2; }
 name=$1 suite=$2
 shift 2
-pkgs=$(printf '%s\n' "$@" | sort -u | tr '\n' ',' | sed 's/,$//')
+pkgs="" files_of="" list=pkgs
+for p in "$@"; do
+        if [ "$p" = --files-of ]; then
+                list=files_of
+        elif [ $list = pkgs ]; then
+                pkgs="$pkgs $p"
+        else
+                files_of="$files_of $p"
+        fi
+done
+# shellcheck disable=SC2086 # the lists split into their names
+pkgs=$(printf '%s\n' $pkgs | sort -u | tr '\n' ',' | sed 's/^,//; s/,$//')
+# shellcheck disable=SC2086
+files_of=$(printf '%s\n' $files_of | sort -u | tr '\n' ' ' | sed 's/^ //; s/ $//')
 dir=${ROOTS_DIR:-build/roots}/$name
-stamp="suite=$suite packages=$pkgs"
+stamp="suite=$suite packages=$pkgs${files_of:+ files-of=$files_of}"
 if [ -f "$dir/.ctk-root" ] && [ "$(cat "$dir/.ctk-root")" = "$stamp" ]; then
         echo "$dir"
         exit 0
@@ -73,5 +89,15 @@ until debootstrap --variant=minbase ${pkgs:+--include="$pkgs"} "$suite" "$dir" $
         clean_dir
 done
 rm -f "$log"
+# apt-get of the root fetches them (its lists are debootstrap's, checked
+# against the suite's signed Release)
+for p in $files_of; do
+        chroot "$dir" sh -c 'cd /tmp && apt-get -q download "$1"' sh "$p" >/dev/null &&
+                dpkg-deb -x "$dir/tmp/${p}_"*.deb "$dir" &&
+                rm -f "$dir/tmp/${p}_"*.deb || {
+                echo "roots: could not fetch and unpack $p into $dir" >&2
+                exit 1
+        }
+done
 printf '%s\n' "$stamp" >"$dir/.ctk-root"
 echo "$dir"

@@ -5,15 +5,21 @@
 #
 #   load helpers/common; load helpers/engines
 #   setup_file()    { engines_start; }     # dockerd 26 answering, images imported
+#   (it needs our programs built and /dev/fuse)
 #   teardown_file() { engines_stop; }
+#
+# (engines_start --no-dockerd: the namespace only, for containerd's own
+# daemon, helpers/cri.bash.)
 #
 # The namespace holds a tmpfs /run and /tmp, /proc, /sys and /dev of the
 # host, and, bind-mounted into the root:
 #   /ctk        ENGINES_DIR (daemon.json, sockets, logs, docker's data)
 #   /ctk-build  this build (bin/amd-ctk, bin/amd-container-runtime, libexec/)
 #   /ctk-host   the simulated host (engines_fakefs_mount), served inside
-#   /etc/cdi    ENGINES_DIR/cdi; /etc/amd-container-toolkit ENGINES_DIR/toolkit;
-#               /etc/containers/containers.conf.d ENGINES_DIR/containers.conf.d
+#   /etc/cdi    ENGINES_DIR/cdi; /etc/amd-container-toolkit ENGINES_DIR/toolkit
+#               (its config.json: the simulated host, runc as the runtime);
+#               /etc/containers/containers.conf.d ENGINES_DIR/containers.conf.d;
+#               /etc/containerd ENGINES_DIR/containerd
 # With ENGINES_NETNS=NAME the namespace joins the named network namespace
 # (`ip netns add NAME`, set up by the caller: helpers/swarm_cluster.bash)
 # instead of a new one.  engines_in CMD... runs CMD in the root; engines_docker ARGS... is its
@@ -25,16 +31,27 @@
 ENGINES_TIMEOUT=${ENGINES_TIMEOUT:-90}
 
 engines_start() {
+        local dockerd=1
+        [ "${1:-}" != --no-dockerd ] || dockerd=0
+        ctk_require_built "$CTK_BIN/amd-ctk" "$CTK_BIN/amd-container-runtime" "$CTK_BIN/amd-ctk-fakefs" || return 1
+        [ -c /dev/fuse ] || {
+                echo "FUSE is required (/dev/fuse)" >&2
+                return 1
+        }
         ENGINES_ROOT=$(sh "$CTK_REPO/sim/engines.sh") || return 1
         ENGINES_ROOT=$(realpath "$ENGINES_ROOT")
         ENGINES_DIR=$(ctk_tmpdir engines) || return 1
         export ENGINES_ROOT ENGINES_DIR
         local e=$ENGINES_DIR r=$ENGINES_ROOT d
-        mkdir -p "$e"/{docker,cdi,toolkit,podman,state,containers.conf.d} || return 1
-        for d in ctk ctk-build ctk-host etc/cdi etc/amd-container-toolkit etc/containers/containers.conf.d var/lib/docker; do
+        mkdir -p "$e"/{docker,cdi,toolkit,podman,state,containers.conf.d,containerd} || return 1
+        for d in ctk ctk-build ctk-host etc/cdi etc/amd-container-toolkit etc/containers/containers.conf.d \
+                etc/containerd var/lib/docker; do
                 mkdir -p "$r/$d" || return 1
         done
         echo '{"features": {"cdi": true}, "bridge": "none", "iptables": false, "ip6tables": false}' >"$e/daemon.json"
+        # the toolkit configuration our runtime reads inside the root
+        printf '{"root": "/ctk-host", "state-dir": "/ctk/state", "log-file": "/ctk/runtime.log", "runtime-path": "runc"}\n' \
+                >"$e/toolkit/config.json"
         cat >"$e/ns.sh" <<NS
 set -e
 mount --bind "$r" "$r"
@@ -49,6 +66,7 @@ mount --bind "$e/docker" "$r/var/lib/docker"
 mount --bind "$e/cdi" "$r/etc/cdi"
 mount --bind "$e/toolkit" "$r/etc/amd-container-toolkit"
 mount --bind "$e/containers.conf.d" "$r/etc/containers/containers.conf.d"
+mount --bind "$e/containerd" "$r/etc/containerd"
 ip link set lo up
 echo 1 >/proc/sys/net/ipv4/ip_forward
 touch "$e/ns.ready"
@@ -66,7 +84,7 @@ NS
                 engines_stop
                 return 1
         }
-        engines_dockerd_start || {
+        [ $dockerd = 0 ] || engines_dockerd_start || {
                 engines_stop
                 return 1
         }
@@ -120,6 +138,23 @@ engines_dockerd_restart() {
         engines_in sh -c 'kill $(cat /run/dockerd.pid) 2>/dev/null; for i in $(seq 100); do
                 [ -e /run/dockerd.pid ] || exit 0; sleep 0.1; done; exit 1' || return 1
         engines_dockerd_start
+}
+
+# (name type major:minor mode uid gid) of a device node, as the scenarios
+# compare them: one node per line, sorted
+ENGINES_NODE_FORMAT='%n %F %t:%T %a %u %g'
+
+# engines_expected INDEX...: the nodes of those GPUs on the simulated host at
+# /ctk-host (what `amd-ctk gpu list --json` says they hold), and /dev/kfd
+engines_expected() {
+        local sel p
+        sel=$(printf '%s\n' "$@" | jq -s -c 'map(tonumber)')
+        {
+                for p in $(engines_in /ctk-build/bin/amd-ctk --root /ctk-host gpu list --json |
+                        jq -r --argjson s "$sel" '.[] | select(.index as $i | $s | index($i)) | .devices[]') /dev/kfd; do
+                        engines_in stat -c "$ENGINES_NODE_FORMAT" "/ctk-host$p" | sed 's|^/ctk-host||'
+                done
+        } | sort
 }
 
 # engines_fakefs_mount PROFILE: the simulated host of PROFILE (a path on this

@@ -67,3 +67,48 @@ images_docker_import() {
         docker import --change "ENV $IMAGE_PATH_ENV" --change 'CMD ["bash"]' "$tar" rocm/rocm-terminal >/dev/null &&
                 docker import --change "ENV $IMAGE_PATH_ENV" --change 'CMD ["sh"]' "$tar" busybox >/dev/null
 }
+
+# images_oci_tar DIR NAME=CMD...: DIR/oci-images.tar, an OCI image layout
+# (for `ctr images import`) with one image per NAME (a full reference, kept
+# in the io.containerd.image.name annotation), all of the rootfs tarball as
+# their one layer, each with its CMD (a JSON array).  Prints its path.
+images_oci_tar() {
+        local dir=$1 tar oci layer lsize arch spec config cdig manifest mdig manifests=()
+        shift
+        tar=$(images_rootfs_tar "$dir") || return 1
+        oci=$dir/oci
+        rm -rf "$oci" && mkdir -p "$oci/blobs/sha256" || return 1
+        layer=$(sha256sum "$tar" | cut -d' ' -f1)
+        lsize=$(stat -c %s "$tar")
+        cp "$tar" "$oci/blobs/sha256/$layer" || return 1
+        arch=$(dpkg --print-architecture)
+        for spec; do
+                config=$(jq -cn --arg arch "$arch" --arg env "$IMAGE_PATH_ENV" --argjson cmd "${spec#*=}" \
+                        --arg layer "sha256:$layer" \
+                        '{architecture: $arch, os: "linux", config: {Env: [$env], Cmd: $cmd},
+                          rootfs: {type: "layers", diff_ids: [$layer]}}') || return 1
+                cdig=$(_images_oci_blob "$oci" "$config") || return 1
+                manifest=$(jq -cn --arg c "sha256:$cdig" --argjson cs "${#config}" --arg l "sha256:$layer" \
+                        --argjson ls "$lsize" \
+                        '{schemaVersion: 2, mediaType: "application/vnd.oci.image.manifest.v1+json",
+                          config: {mediaType: "application/vnd.oci.image.config.v1+json", digest: $c, size: $cs},
+                          layers: [{mediaType: "application/vnd.oci.image.layer.v1.tar", digest: $l, size: $ls}]}') ||
+                        return 1
+                mdig=$(_images_oci_blob "$oci" "$manifest") || return 1
+                manifests+=("$(jq -cn --arg d "sha256:$mdig" --argjson s "${#manifest}" --arg n "${spec%%=*}" \
+                        '{mediaType: "application/vnd.oci.image.manifest.v1+json", digest: $d, size: $s,
+                          annotations: {"io.containerd.image.name": $n}}')")
+        done
+        printf '{"imageLayoutVersion": "1.0.0"}' >"$oci/oci-layout"
+        printf '%s\n' "${manifests[@]}" | jq -cs '{schemaVersion: 2, manifests: .}' >"$oci/index.json" || return 1
+        tar -C "$oci" -cf "$dir/oci-images.tar" . && rm -rf "$oci" || return 1
+        printf '%s\n' "$dir/oci-images.tar"
+}
+
+# _images_oci_blob DIR TEXT: stores TEXT (ASCII, no newline) as a blob of
+# the layout DIR; prints its sha256
+_images_oci_blob() {
+        local dig
+        dig=$(printf '%s' "$2" | sha256sum | cut -d' ' -f1) || return 1
+        printf '%s' "$2" >"$1/blobs/sha256/$dig" && printf '%s\n' "$dig"
+}

@@ -5,46 +5,24 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dropin_cri.h"
 #include "toml.h"
 
-/* The CRI plugin's table for each containerd config schema. */
-static const char *cri_plugin(int version)
+int ctk_dropin_text(const struct ctk_dropin *d, char **out, struct ctk_error **err)
 {
-        return version >= 3 ? "plugins.\"io.containerd.cri.v1.runtime\"" : "plugins.\"io.containerd.grpc.v1.cri\"";
-}
-
-static void containerd_text(FILE *f, const struct ctk_dropin *d, const char *name, const char *path)
-{
-        const char *cri = cri_plugin(d->containerd_version);
-        fprintf(f, "version = %d\n\n[%s]\n  enable_cdi = true\n  cdi_spec_dirs = [", d->containerd_version, cri);
-        for (size_t i = 0; i < d->ncdi_dirs; i++) {
-                _cleanup_free_ char *q = ctk_toml_quote(d->cdi_dirs[i]);
-                fprintf(f, "%s%s", i > 0 ? ", " : "", q != NULL ? q : "\"\"");
-        }
-        fputs("]\n", f);
-        if (d->set_as_default)
-                fprintf(f, "\n[%s.containerd]\n  default_runtime_name = %s\n", cri, name);
-        fprintf(f,
-                "\n[%s.containerd.runtimes.%s]\n  runtime_type = \"io.containerd.runc.v2\"\n"
-                "\n[%s.containerd.runtimes.%s.options]\n  BinaryName = %s\n",
-                cri, name, cri, name, path);
-}
-
-char *ctk_dropin_text(const struct ctk_dropin *d)
-{
+        *out = NULL;
         _cleanup_free_ char *name = ctk_toml_quote(d->name);
         _cleanup_free_ char *path = ctk_toml_quote(d->runtime_path);
-        if (name == NULL || path == NULL)
-                return NULL;
         char *text = NULL;
         size_t size = 0;
-        FILE *f = open_memstream(&text, &size);
+        FILE *f = name != NULL && path != NULL ? open_memstream(&text, &size) : NULL;
         if (f == NULL)
-                return NULL;
+                return ctk_error_set(err, ENOMEM, "out of memory");
         fprintf(f, "%s\n", CTK_DROPIN_MARK);
+        int r = 0;
         switch (d->engine) {
         case CTK_DROPIN_CONTAINERD:
-                containerd_text(f, d, name, path);
+                r = ctk_dropin_cri_write(f, d, err);
                 break;
         case CTK_DROPIN_PODMAN: /* containers.conf(5) */
                 if (d->set_as_default)
@@ -58,11 +36,14 @@ char *ctk_dropin_text(const struct ctk_dropin *d)
                 fprintf(f, "\n[crio.runtime.runtimes.%s]\nruntime_path = %s\nruntime_type = \"oci\"\n", name, path);
                 break;
         }
-        if (fclose(f) != 0) {
+        if (fclose(f) != 0 && r == 0)
+                r = ctk_error_set(err, ENOMEM, "out of memory");
+        if (r < 0) {
                 free(text);
-                return NULL;
+                return -1;
         }
-        return text;
+        *out = text;
+        return 0;
 }
 
 bool ctk_dropin_is_ours(const char *text, size_t len)
@@ -130,7 +111,7 @@ int ctk_dropin_containerd_imports(const char *text, size_t len, const char *name
                 return 0;
         }
         struct ctk_toml_top top;
-        if (ctk_toml_check(text, len, name, &top, err) < 0)
+        if (ctk_toml_check(text, len, name, &top, NULL, err) < 0)
                 return -1;
         *version = top.has_version ? (int)top.version : 0;
         bool listed = false;

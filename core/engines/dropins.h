@@ -2,8 +2,10 @@
  * ours that the engine reads beside its own configuration, so that adding
  * the amd runtime (and CDI) never rewrites what the user wrote.  containerd
  * reads a drop-in only when its config.toml imports it: that one line is
- * the only edit of a file of theirs (core/engines/toml.h finds it).  Pure:
- * text in, text out. */
+ * the only edit of a file of theirs (core/engines/toml.h finds it).  As
+ * containerd before 2.1 replaces a whole plugin section with an imported
+ * one, its drop-in carries a copy of config.toml's CRI plugin section
+ * (dropin_cri.h).  Pure: text in, text out. */
 #ifndef CTK_ENGINES_DROPINS_H
 #define CTK_ENGINES_DROPINS_H
 
@@ -29,10 +31,14 @@ struct ctk_dropin {
         int containerd_version;      /* containerd's config schema: 2 (containerd 1.x) or 3 (2.x) */
         const char *const *cdi_dirs; /* containerd: cdi_spec_dirs */
         size_t ncdi_dirs;
+        const char *source; /* containerd: config.toml's text, whose CRI section is copied (NULL: no file) */
+        size_t source_len;
+        const char *source_name; /* its name, for messages */
 };
 
-/* The drop-in's text (owned; NULL on ENOMEM). */
-char *ctk_dropin_text(const struct ctk_dropin *d);
+/* The drop-in's text in *out (owned); for containerd, a config.toml whose
+ * CRI section cannot be copied is one error NAME:LINE:COLUMN. */
+int ctk_dropin_text(const struct ctk_dropin *d, char **out, struct ctk_error **err);
 
 /* Whether text is a drop-in we wrote (starts with CTK_DROPIN_MARK). */
 bool ctk_dropin_is_ours(const char *text, size_t len);

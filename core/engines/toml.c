@@ -164,10 +164,96 @@ static int value(struct ctk_toml_parser *p, int depth, long long *integer, struc
         return scalar(p, integer);
 }
 
-int ctk_toml_check(const char *text, size_t len, const char *name, struct ctk_toml_top *top, struct ctk_error **err)
+/* A new statement at the end of *s (zeroed); NULL on ENOMEM. */
+static struct ctk_toml_stmt *stmt_add(struct ctk_toml_stmts *s)
+{
+        if (s->n == s->cap) {
+                size_t cap = s->cap != 0 ? s->cap * 2 : 64;
+                struct ctk_toml_stmt *v = realloc(s->v, cap * sizeof(*v));
+                if (v == NULL)
+                        return NULL;
+                s->v = v;
+                s->cap = cap;
+        }
+        struct ctk_toml_stmt *st = &s->v[s->n++];
+        memset(st, 0, sizeof(*st));
+        return st;
+}
+
+/* A [table] or [[array of tables]] header at p->pos. */
+static int header(struct ctk_toml_parser *p, struct ctk_toml_stmt *st)
+{
+        bool aot = ctk_toml_at(p, "[[");
+        p->pos += aot ? 2 : 1;
+        if (ctk_toml_key(p, st != NULL ? &st->key : NULL) < 0)
+                return -1;
+        if (!(aot ? ctk_toml_at(p, "]]") : ctk_toml_peek(p) == ']'))
+                return ctk_toml_fail(p, p->pos, "expected '%s' to close the table header", aot ? "]]" : "]");
+        p->pos += aot ? 2 : 1;
+        if (st != NULL) {
+                st->header = true;
+                st->array = aot;
+        }
+        return 0;
+}
+
+/* A key = value at p->pos, in a table (in_table) or at the top level. */
+static int key_value(struct ctk_toml_parser *p, bool in_table, size_t line_start, struct ctk_toml_top *top,
+                     struct ctk_toml_stmt *st)
+{
+        _cleanup_strv_ struct ctk_strv key = {0};
+        if (ctk_toml_key(p, &key) < 0)
+                return -1;
+        if (ctk_toml_peek(p) != '=')
+                return ctk_toml_fail(p, p->pos, "expected '=' after a key");
+        p->pos++;
+        ctk_toml_skip_ws(p);
+        bool is_version = !in_table && key.n == 1 && strcmp(key.v[0], "version") == 0;
+        bool is_imports = !in_table && key.n == 1 && strcmp(key.v[0], "imports") == 0;
+        long long v = 0;
+        size_t vstart = p->pos;
+        if (value(p, 0, is_version ? &v : NULL, is_imports ? &top->imports : NULL) < 0)
+                return -1;
+        const char *text = p->s;
+        if (is_version) {
+                if (text[vstart] < '0' || text[vstart] > '9')
+                        return ctk_toml_fail(p, vstart, "version must be an integer");
+                top->has_version = true;
+                top->version = v;
+        }
+        if (is_imports) {
+                if (text[vstart] != '[')
+                        return ctk_toml_fail(p, vstart, "imports must be an array of file names");
+                top->has_imports = true;
+                top->imports_start = line_start;
+        }
+        if (st != NULL) {
+                st->key = key;
+                memset(&key, 0, sizeof(key));
+                st->inline_table = text[vstart] == '{';
+                st->value_start = vstart;
+                st->value_end = p->pos;
+                if (text[vstart] == '"' || text[vstart] == '\'') {
+                        struct ctk_toml_parser q = *p;
+                        q.pos = vstart;
+                        if (ctk_toml_string(&q, &st->string) < 0)
+                                return -1;
+                }
+        }
+        if (ctk_toml_end_of_line(p) < 0)
+                return -1;
+        if (is_imports)
+                top->imports_end = p->pos;
+        return 0;
+}
+
+int ctk_toml_check(const char *text, size_t len, const char *name, struct ctk_toml_top *top,
+                   struct ctk_toml_stmts *stmts, struct ctk_error **err)
 {
         struct ctk_toml_parser p = {.s = text, .len = len, .name = name, .err = err};
         memset(top, 0, sizeof(*top));
+        if (stmts != NULL)
+                memset(stmts, 0, sizeof(*stmts));
         top->body_start = len;
         bool in_table = false;
         for (;;) {
@@ -178,62 +264,31 @@ int ctk_toml_check(const char *text, size_t len, const char *name, struct ctk_to
                 size_t line_start = p.pos;
                 while (line_start > 0 && text[line_start - 1] != '\n')
                         line_start--;
+                struct ctk_toml_stmt *st = NULL;
+                if (stmts != NULL && (st = stmt_add(stmts)) == NULL) {
+                        ctk_error_set(err, ENOMEM, "out of memory");
+                        goto fail;
+                }
+                if (st != NULL) {
+                        st->at = p.pos;
+                        st->start = line_start;
+                }
                 if (ctk_toml_peek(&p) == '[') {
-                        bool aot = ctk_toml_at(&p, "[[");
                         if (!in_table)
                                 top->body_start = line_start;
                         in_table = true;
-                        p.pos += aot ? 2 : 1;
-                        if (ctk_toml_key(&p, NULL) < 0)
+                        if (header(&p, st) < 0 || ctk_toml_end_of_line(&p) < 0)
                                 goto fail;
-                        if (!(aot ? ctk_toml_at(&p, "]]") : ctk_toml_peek(&p) == ']')) {
-                                ctk_toml_fail(&p, p.pos, "expected '%s' to close the table header", aot ? "]]" : "]");
-                                goto fail;
-                        }
-                        p.pos += aot ? 2 : 1;
-                } else {
-                        _cleanup_free_ char *k = NULL;
-                        if (ctk_toml_key(&p, &k) < 0)
-                                goto fail;
-                        if (ctk_toml_peek(&p) != '=') {
-                                ctk_toml_fail(&p, p.pos, "expected '=' after a key");
-                                goto fail;
-                        }
-                        p.pos++;
-                        ctk_toml_skip_ws(&p);
-                        bool is_version = !in_table && k != NULL && strcmp(k, "version") == 0;
-                        bool is_imports = !in_table && k != NULL && strcmp(k, "imports") == 0;
-                        long long v = 0;
-                        size_t vstart = p.pos;
-                        if (value(&p, 0, is_version ? &v : NULL, is_imports ? &top->imports : NULL) < 0)
-                                goto fail;
-                        if (is_version) {
-                                if (text[vstart] < '0' || text[vstart] > '9') {
-                                        ctk_toml_fail(&p, vstart, "version must be an integer");
-                                        goto fail;
-                                }
-                                top->has_version = true;
-                                top->version = v;
-                        }
-                        if (is_imports) {
-                                if (text[vstart] != '[') {
-                                        ctk_toml_fail(&p, vstart, "imports must be an array of file names");
-                                        goto fail;
-                                }
-                                top->has_imports = true;
-                                top->imports_start = line_start;
-                        }
-                        if (ctk_toml_end_of_line(&p) < 0)
-                                goto fail;
-                        if (is_imports)
-                                top->imports_end = p.pos;
-                        continue;
-                }
-                if (ctk_toml_end_of_line(&p) < 0)
+                } else if (key_value(&p, in_table, line_start, top, st) < 0) {
                         goto fail;
+                }
+                if (st != NULL)
+                        st->end = p.pos;
         }
 fail:
         ctk_toml_top_clear(top);
+        if (stmts != NULL)
+                ctk_toml_stmts_clear(stmts);
         return -1;
 }
 
@@ -241,6 +296,16 @@ void ctk_toml_top_clear(struct ctk_toml_top *top)
 {
         ctk_strv_clear(&top->imports);
         memset(top, 0, sizeof(*top));
+}
+
+void ctk_toml_stmts_clear(struct ctk_toml_stmts *s)
+{
+        for (size_t i = 0; i < s->n; i++) {
+                ctk_strv_clear(&s->v[i].key);
+                free(s->v[i].string);
+        }
+        free(s->v);
+        memset(s, 0, sizeof(*s));
 }
 
 char *ctk_toml_quote(const char *s)
@@ -263,4 +328,25 @@ char *ctk_toml_quote(const char *s)
         *o++ = '"';
         *o = '\0';
         return out;
+}
+
+char *ctk_toml_key_text(const char *const *parts, size_t n)
+{
+        char *text = NULL;
+        size_t size = 0;
+        FILE *f = open_memstream(&text, &size);
+        if (f == NULL)
+                return NULL;
+        for (size_t i = 0; i < n; i++) {
+                bool bare = parts[i][0] != '\0';
+                for (const char *c = parts[i]; *c != '\0'; c++)
+                        bare = bare && ctk_toml_bare_key_char((unsigned char)*c);
+                _cleanup_free_ char *q = bare ? NULL : ctk_toml_quote(parts[i]);
+                fprintf(f, "%s%s", i > 0 ? "." : "", bare ? parts[i] : q != NULL ? q : "\"\"");
+        }
+        if (fclose(f) != 0) {
+                free(text);
+                return NULL;
+        }
+        return text;
 }

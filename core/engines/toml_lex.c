@@ -1,5 +1,7 @@
 #include "toml_lex.h"
 
+#include "toml.h"
+
 #include <errno.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -7,26 +9,41 @@
 #include <stdlib.h>
 #include <string.h>
 
-int ctk_toml_fail(struct ctk_toml_parser *p, size_t at, const char *fmt, ...)
+__attribute__((format(printf, 6, 0))) static int vfail(const char *text, size_t len, const char *name, size_t at,
+                                                       struct ctk_error **err, const char *fmt, va_list ap)
 {
         int line = 1, col = 1;
-        for (size_t i = 0; i < at && i < p->len; i++) {
-                if (p->s[i] == '\n') {
+        for (size_t i = 0; i < at && i < len; i++) {
+                if (text[i] == '\n') {
                         line++;
                         col = 1;
                 } else {
                         col++;
                 }
         }
-        char *msg = NULL;
+        _cleanup_free_ char *msg = NULL;
+        if (vasprintf(&msg, fmt, ap) < 0)
+                return ctk_error_set(err, ENOMEM, "out of memory");
+        return ctk_error_set(err, EINVAL, "%s:%d:%d: %s", name, line, col, msg);
+}
+
+int ctk_toml_error_at(const char *text, size_t len, const char *name, size_t at, struct ctk_error **err,
+                      const char *fmt, ...)
+{
         va_list ap;
         va_start(ap, fmt);
-        if (vasprintf(&msg, fmt, ap) < 0)
-                msg = NULL;
+        int r = vfail(text, len, name, at, err, fmt, ap);
         va_end(ap);
-        ctk_error_set(p->err, EINVAL, "%s:%d:%d: %s", p->name, line, col, msg != NULL ? msg : "out of memory");
-        free(msg);
-        return -1;
+        return r;
+}
+
+int ctk_toml_fail(struct ctk_toml_parser *p, size_t at, const char *fmt, ...)
+{
+        va_list ap;
+        va_start(ap, fmt);
+        int r = vfail(p->s, p->len, p->name, at, p->err, fmt, ap);
+        va_end(ap);
+        return r;
 }
 
 int ctk_toml_peek(const struct ctk_toml_parser *p)
@@ -221,49 +238,31 @@ bool ctk_toml_bare_key_char(int c)
         return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
 }
 
-/* A dotted key; *simple (if not NULL) gets the key when it has one part. */
-int ctk_toml_key(struct ctk_toml_parser *p, char **simple)
+/* A dotted key; parts (if not NULL) gets its parts. */
+int ctk_toml_key(struct ctk_toml_parser *p, struct ctk_strv *parts)
 {
-        size_t parts = 0;
-        char *first = NULL;
         for (;;) {
                 ctk_toml_skip_ws(p);
                 char *part = NULL;
                 if (ctk_toml_peek(p) == '"' || ctk_toml_peek(p) == '\'') {
-                        if (ctk_toml_at(p, "\"\"\"") || ctk_toml_at(p, "'''")) {
-                                free(first);
+                        if (ctk_toml_at(p, "\"\"\"") || ctk_toml_at(p, "'''"))
                                 return ctk_toml_fail(p, p->pos, "a key cannot be a multi-line string");
-                        }
-                        if (ctk_toml_string(p, &part) < 0) {
-                                free(first);
+                        if (ctk_toml_string(p, parts != NULL ? &part : NULL) < 0)
                                 return -1;
-                        }
                 } else {
                         size_t s = p->pos;
                         while (ctk_toml_bare_key_char(ctk_toml_peek(p)))
                                 p->pos++;
-                        if (p->pos == s) {
-                                free(first);
+                        if (p->pos == s)
                                 return ctk_toml_fail(p, p->pos, "expected a key");
-                        }
-                        part = strndup(p->s + s, p->pos - s);
-                        if (part == NULL) {
-                                free(first);
+                        if (parts != NULL && (part = strndup(p->s + s, p->pos - s)) == NULL)
                                 return ctk_error_set(p->err, ENOMEM, "out of memory");
-                        }
                 }
-                if (parts++ == 0)
-                        first = part;
-                else
-                        free(part);
+                if (part != NULL && ctk_strv_push_take(parts, part) < 0)
+                        return ctk_error_set(p->err, ENOMEM, "out of memory");
                 ctk_toml_skip_ws(p);
                 if (ctk_toml_peek(p) != '.')
-                        break;
+                        return 0;
                 p->pos++;
         }
-        if (simple != NULL && parts == 1)
-                *simple = first;
-        else
-                free(first);
-        return 0;
 }

@@ -35,7 +35,7 @@ int ctk_toml_end_of_line(struct ctk_toml_parser *p);
 int ctk_toml_string(struct ctk_toml_parser *p, char **out);
 /* Whether c may appear in a bare key. */
 bool ctk_toml_bare_key_char(int c);
-/* A dotted key; *simple (if not NULL) gets it when it has one part (owned). */
-int ctk_toml_key(struct ctk_toml_parser *p, char **simple);
+/* A dotted key; its parts are pushed to parts when that is not NULL. */
+int ctk_toml_key(struct ctk_toml_parser *p, struct ctk_strv *parts);
 
 #endif

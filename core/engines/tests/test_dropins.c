@@ -1,5 +1,5 @@
-/* Drop-ins for containerd (schemas 2 and 3), Podman and CRI-O, and the
- * imports line of containerd's config.toml: added once, removed again,
+/* Drop-ins for Podman and CRI-O (containerd's: test_dropin_cri.c), and
+ * the imports line of containerd's config.toml: added once, removed again,
  * every other byte kept. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -21,48 +21,43 @@ static void valid_toml(const char *text)
 {
         struct ctk_toml_top top;
         _cleanup_error_ struct ctk_error *err = NULL;
-        if (ctk_toml_check(text, strlen(text), "dropin", &top, &err) < 0)
+        if (ctk_toml_check(text, strlen(text), "dropin", &top, NULL, &err) < 0)
                 fail_msg("%s\n%s", err->msg, text);
         ctk_toml_top_clear(&top);
 }
 
+static char *text_of(const struct ctk_dropin *d)
+{
+        char *out = NULL;
+        assert_int_equal(ctk_dropin_text(d, &out, NULL), 0);
+        return out;
+}
+
+/* containerd's drop-in is shown in test_dropin_cri.c */
 static void test_texts(void **state)
 {
         (void)state;
         struct ctk_dropin d = {.engine = CTK_DROPIN_CONTAINERD,
                                .name = "amd",
                                .runtime_path = "/usr/bin/amd-container-runtime",
-                               .containerd_version = 2,
+                               .containerd_version = 3,
+                               .set_as_default = true,
                                .cdi_dirs = dirs,
                                .ncdi_dirs = 2};
-        _cleanup_free_ char *c2 = ctk_dropin_text(&d);
-        assert_string_equal(c2, CTK_DROPIN_MARK
-                            "\n"
-                            "version = 2\n\n"
-                            "[plugins.\"io.containerd.grpc.v1.cri\"]\n"
-                            "  enable_cdi = true\n"
-                            "  cdi_spec_dirs = [\"/etc/cdi\", \"/var/run/cdi\"]\n\n"
-                            "[plugins.\"io.containerd.grpc.v1.cri\".containerd.runtimes.\"amd\"]\n"
-                            "  runtime_type = \"io.containerd.runc.v2\"\n\n"
-                            "[plugins.\"io.containerd.grpc.v1.cri\".containerd.runtimes.\"amd\".options]\n"
-                            "  BinaryName = \"/usr/bin/amd-container-runtime\"\n");
-        valid_toml(c2);
-        assert_true(ctk_dropin_is_ours(c2, strlen(c2)));
-        d.containerd_version = 3;
-        d.set_as_default = true;
-        _cleanup_free_ char *c3 = ctk_dropin_text(&d);
+        _cleanup_free_ char *c3 = text_of(&d);
         assert_non_null(strstr(c3, "version = 3\n"));
         assert_non_null(strstr(c3, "[plugins.\"io.containerd.cri.v1.runtime\".containerd]\n"
                                    "  default_runtime_name = \"amd\"\n"));
         valid_toml(c3);
+        assert_true(ctk_dropin_is_ours(c3, strlen(c3)));
         d.engine = CTK_DROPIN_PODMAN;
-        _cleanup_free_ char *p = ctk_dropin_text(&d);
+        _cleanup_free_ char *p = text_of(&d);
         assert_string_equal(p, CTK_DROPIN_MARK "\n\n[engine]\nruntime = \"amd\"\n\n[engine.runtimes]\n"
                                                "\"amd\" = [\"/usr/bin/amd-container-runtime\"]\n");
         valid_toml(p);
         d.engine = CTK_DROPIN_CRIO;
         d.set_as_default = false;
-        _cleanup_free_ char *c = ctk_dropin_text(&d);
+        _cleanup_free_ char *c = text_of(&d);
         assert_string_equal(c, CTK_DROPIN_MARK "\n\n[crio.runtime]\n\n[crio.runtime.runtimes.\"amd\"]\n"
                                                "runtime_path = \"/usr/bin/amd-container-runtime\"\n"
                                                "runtime_type = \"oci\"\n");

@@ -1,6 +1,7 @@
 /* The TOML reader: real engine files pass (containerd 1.6 and 1.7's
  * defaults, podman 5's containers.conf), the top-level version and imports
- * are found, and each kind of mistake is one error at its line:column. */
+ * are found, every statement is reported with its key path and text, and
+ * each kind of mistake is one error at its line:column. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -20,7 +21,7 @@
 static void ok(const char *text, struct ctk_toml_top *top)
 {
         _cleanup_error_ struct ctk_error *err = NULL;
-        if (ctk_toml_check(text, strlen(text), "t.toml", top, &err) < 0)
+        if (ctk_toml_check(text, strlen(text), "t.toml", top, NULL, &err) < 0)
                 fail_msg("refused: %s\n%s", err->msg, text);
 }
 
@@ -28,7 +29,7 @@ static void bad(const char *text, const char *want)
 {
         struct ctk_toml_top top;
         _cleanup_error_ struct ctk_error *err = NULL;
-        assert_int_equal(ctk_toml_check(text, strlen(text), "t.toml", &top, &err), -1);
+        assert_int_equal(ctk_toml_check(text, strlen(text), "t.toml", &top, NULL, &err), -1);
         if (strstr(err->msg, want) == NULL)
                 fail_msg("\"%s\" does not contain \"%s\" (input %s)", err->msg, want, text);
 }
@@ -80,6 +81,73 @@ static void test_top_level(void **state)
         ctk_toml_top_clear(&top);
 }
 
+/* The bytes [from, to) of text, for comparisons (owned). */
+static char *span(const char *text, size_t from, size_t to)
+{
+        return strndup(text + from, to - from);
+}
+
+static void test_statements(void **state)
+{
+        (void)state;
+        const char *text = "version = 2 # two\n"
+                           "  [plugins . \"io.containerd.grpc.v1.cri\"]  # the CRI\n"
+                           "    sandbox_image = 'pause'\n"
+                           "    x.\"y z\" = { a = 1 }\n"
+                           "    list = [\n      1, # one\n      2,\n    ]\n"
+                           "[[arr]]\n"
+                           "last = \"\"\"multi\nline\"\"\"";
+        struct ctk_toml_top top;
+        struct ctk_toml_stmts st;
+        _cleanup_error_ struct ctk_error *err = NULL;
+        assert_int_equal(ctk_toml_check(text, strlen(text), "t.toml", &top, &st, &err), 0);
+        assert_int_equal(st.n, 7);
+        /* version = 2 */
+        assert_false(st.v[0].header);
+        assert_int_equal(st.v[0].key.n, 1);
+        assert_string_equal(st.v[0].key.v[0], "version");
+        assert_int_equal(st.v[0].start, 0);
+        assert_int_equal(st.v[0].end, strlen("version = 2 # two\n"));
+        _cleanup_free_ char *v0 = span(text, st.v[0].value_start, st.v[0].value_end);
+        assert_string_equal(v0, "2");
+        assert_null(st.v[0].string);
+        /* the header: its full key path, its line with the indentation and comment */
+        assert_true(st.v[1].header);
+        assert_false(st.v[1].array);
+        assert_int_equal(st.v[1].key.n, 2);
+        assert_string_equal(st.v[1].key.v[0], "plugins");
+        assert_string_equal(st.v[1].key.v[1], "io.containerd.grpc.v1.cri");
+        _cleanup_free_ char *h = span(text, st.v[1].start, st.v[1].end);
+        assert_string_equal(h, "  [plugins . \"io.containerd.grpc.v1.cri\"]  # the CRI\n");
+        assert_int_equal(st.v[1].at - st.v[1].start, 2);
+        /* a literal string's value */
+        assert_string_equal(st.v[2].string, "pause");
+        _cleanup_free_ char *v2 = span(text, st.v[2].value_start, st.v[2].value_end);
+        assert_string_equal(v2, "'pause'");
+        /* a dotted key with an inline table */
+        assert_int_equal(st.v[3].key.n, 2);
+        assert_string_equal(st.v[3].key.v[1], "y z");
+        assert_true(st.v[3].inline_table);
+        /* an array over several lines: one statement */
+        _cleanup_free_ char *l = span(text, st.v[4].start, st.v[4].end);
+        assert_string_equal(l, "    list = [\n      1, # one\n      2,\n    ]\n");
+        assert_true(st.v[5].header);
+        assert_true(st.v[5].array);
+        /* the last statement, without a final newline */
+        assert_string_equal(st.v[6].string, "multi\nline");
+        assert_int_equal(st.v[6].end, strlen(text));
+        ctk_toml_stmts_clear(&st);
+        ctk_toml_top_clear(&top);
+        /* an error leaves nothing to clear */
+        assert_int_equal(ctk_toml_check("[a]\nb = \n", 9, "t.toml", &top, &st, NULL), -1);
+        assert_int_equal(st.n, 0);
+        assert_null(st.v);
+        /* key paths as headers write them */
+        static const char *const parts[] = {"plugins", "io.containerd.grpc.v1.cri", "runc_2-x", "a b", ""};
+        _cleanup_free_ char *k = ctk_toml_key_text(parts, 5);
+        assert_string_equal(k, "plugins.\"io.containerd.grpc.v1.cri\".runc_2-x.\"a b\".\"\"");
+}
+
 static void test_errors(void **state)
 {
         (void)state;
@@ -112,7 +180,7 @@ static void test_nul_byte(void **state)
         static const char text[] = "version = 0\0#x\n";
         struct ctk_toml_top top;
         _cleanup_error_ struct ctk_error *err = NULL;
-        assert_int_equal(ctk_toml_check(text, sizeof(text) - 1, "t.toml", &top, &err), -1);
+        assert_int_equal(ctk_toml_check(text, sizeof(text) - 1, "t.toml", &top, NULL, &err), -1);
         assert_string_equal(err->msg, "t.toml:1:12: expected the end of the line");
 }
 
@@ -131,8 +199,8 @@ static void test_quote(void **state)
 int main(void)
 {
         const struct CMUnitTest tests[] = {
-            cmocka_unit_test(test_engine_files), cmocka_unit_test(test_top_level), cmocka_unit_test(test_errors),
-            cmocka_unit_test(test_nul_byte),     cmocka_unit_test(test_quote),
+            cmocka_unit_test(test_engine_files), cmocka_unit_test(test_top_level), cmocka_unit_test(test_statements),
+            cmocka_unit_test(test_errors),       cmocka_unit_test(test_nul_byte),  cmocka_unit_test(test_quote),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }
