@@ -10,10 +10,10 @@
 #undef ctk_error_errno
 #undef ctk_error_prefix
 
-/* s with its control bytes spelt as \n, \t, \r or \xNN, so that every
- * message is one line whatever it quotes (a key, a token, a file name). */
-static char *one_line(char *s)
+char *ctk_one_line(char *s)
 {
+        if (s == NULL)
+                return NULL;
         size_t extra = 0;
         for (const unsigned char *p = (const unsigned char *)s; *p != '\0'; p++)
                 if (*p < 0x20 || *p == 0x7f)
@@ -41,7 +41,7 @@ __attribute__((format(printf, 1, 0))) static char *vformat(const char *fmt, va_l
         char *s = NULL;
         if (vasprintf(&s, fmt, ap) < 0)
                 return NULL;
-        return one_line(s);
+        return ctk_one_line(s);
 }
 
 static int set_msg(struct ctk_error **err, int code, char *msg)

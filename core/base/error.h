@@ -22,6 +22,11 @@ int ctk_error_errno(struct ctk_error **err, int errnum, const char *fmt, ...) __
 /* Prepends "context: " to an existing error; returns -1. No-op if *err is NULL. */
 int ctk_error_prefix(struct ctk_error **err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* Takes s (malloc'ed; NULL is passed through) and returns it with its control
+ * bytes spelt as \n, \t, \r or \xNN, so that a message is one line whatever
+ * it quotes (a key, a token, a file name); NULL when out of memory. */
+char *ctk_one_line(char *s);
+
 /* Frees an error (NULL is fine). */
 void ctk_error_free(struct ctk_error *err);
 

@@ -55,6 +55,9 @@ struct ctk_cdi_report {
         struct ctk_strv errors;
         struct ctk_strv warnings;
 };
+/* Adds line (malloc'ed, taken; NULL is ignored) to list (a report's errors
+ * or warnings) as one line: control bytes it quotes are escaped. */
+void ctk_cdi_report_push(struct ctk_strv *list, char *line);
 /* Frees the report's lines and zeroes it. */
 void ctk_cdi_report_clear(struct ctk_cdi_report *r);
 static inline void ctk_cdi_report_clearp(struct ctk_cdi_report *r)

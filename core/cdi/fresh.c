@@ -24,8 +24,7 @@ static void problem(struct fresh *f, const char *fmt, ...)
         if (vasprintf(&line, fmt, ap) < 0)
                 line = NULL;
         va_end(ap);
-        if (line != NULL)
-                ctk_strv_push_take(&f->rep->errors, line);
+        ctk_cdi_report_push(&f->rep->errors, line);
         f->nerrors++;
 }
 

@@ -42,8 +42,7 @@ static int parse_yaml(struct ctk_cdi_doc *doc, struct ctk_cdi_report *rep, struc
         char *problem = NULL;
         if (ctk_cdi_yaml_to_json(doc->path, doc->text, doc->len, &doc->root, &problem) < 0)
                 return ctk_error_set(err, ENOMEM, "out of memory");
-        if (problem != NULL)
-                ctk_strv_push_take(&rep->errors, problem);
+        ctk_cdi_report_push(&rep->errors, problem);
         if (doc->root != NULL)
                 ctk_cdi_coerce_yaml_scalars(doc->root);
         return 0;
@@ -72,7 +71,7 @@ int ctk_cdi_parse(const char *file, const char *text, size_t len, struct ctk_cdi
                 if (asprintf(&line, "%s:%d:%d: %s", doc->path, jerr.line > 0 ? jerr.line : 1,
                              jerr.column > 0 ? jerr.column : 1, jerr.text) < 0)
                         return ctk_error_set(err, ENOMEM, "out of memory");
-                ctk_strv_push_take(&rep->errors, line);
+                ctk_cdi_report_push(&rep->errors, line);
         }
         return 0;
 }

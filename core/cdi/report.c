@@ -84,7 +84,14 @@ __attribute__((format(printf, 3, 0))) static void add(struct ctk_cdi_walk *w, bo
         if (fclose(f) != 0)
                 return;
         struct ctk_strv *list = warning ? &w->rep->warnings : &w->rep->errors;
-        ctk_strv_push_take(list, ctk_steal(&line));
+        ctk_cdi_report_push(list, ctk_steal(&line));
+}
+
+void ctk_cdi_report_push(struct ctk_strv *list, char *line)
+{
+        line = ctk_one_line(line);
+        if (line != NULL)
+                ctk_strv_push_take(list, line);
 }
 
 void ctk_cdi_error(struct ctk_cdi_walk *w, const char *fmt, ...)

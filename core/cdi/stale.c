@@ -45,7 +45,7 @@ static void differ(struct check *c, const char *path, const char *what)
 {
         char *line = NULL;
         if (asprintf(&line, "%s %s", path, what) >= 0)
-                ctk_strv_push_take(&c->rep.errors, line);
+                ctk_cdi_report_push(&c->rep.errors, line);
 }
 
 static struct ctk_cdi_node from_info(const char *path, const struct ctk_node_info *i)

@@ -54,6 +54,26 @@ static void test_not_json(void **state)
         unlink(path);
 }
 
+/* jansson quotes the text near a syntax error, newline included: the
+ * report's line stays one line (a fuzzer's find). */
+static void test_error_quoting_a_newline_is_one_line(void **state)
+{
+        (void)state;
+        static const char text[] = "{\"dd: [\\\n@}";
+        const char *names[] = {"spec.json", "spec.yaml"};
+        for (size_t i = 0; i < 2; i++) {
+                struct ctk_cdi_doc doc;
+                struct ctk_cdi_report rep = {0};
+                assert_int_equal(ctk_cdi_parse(names[i], text, strlen(text), &doc, &rep, NULL), 0);
+                assert_null(doc.root);
+                assert_int_equal(rep.errors.n, 1);
+                assert_null(strchr(rep.errors.v[0], '\n'));
+                assert_non_null(strstr(rep.errors.v[0], names[i]));
+                ctk_cdi_report_clear(&rep);
+                ctk_cdi_doc_clear(&doc);
+        }
+}
+
 static void test_missing_file(void **state)
 {
         (void)state;
@@ -75,6 +95,7 @@ int main(void)
             cmocka_unit_test(test_valid_file),
             cmocka_unit_test(test_not_json),
             cmocka_unit_test(test_missing_file),
+            cmocka_unit_test(test_error_quoting_a_newline_is_one_line),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }
