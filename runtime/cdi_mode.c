@@ -111,6 +111,24 @@ static const struct ctk_cdi_spec *our_spec(const struct ctk_cdi_cache *c)
         return n > 0 ? &c->specs[c->devices[first].spec] : NULL;
 }
 
+/* The command that writes the spec at path again as it was written (names
+ * by index and/or UUID, additionalGids), for the message of a stale spec:
+ * a plain `amd-ctk cdi generate` would drop UUID names. */
+static char *generate_command(const struct ctk_cdi_spec *sp, const char *path)
+{
+        struct ctk_cdi_options o;
+        ctk_cdi_options_of(sp != NULL ? sp->doc->root : NULL, &o);
+        const char *strategy = !o.by_uuid   ? ""
+                               : o.by_index ? " --device-name-strategy index,uuid"
+                                            : " --device-name-strategy uuid";
+        bool default_path = strcmp(path, CTK_CDI_DEFAULT_OUTPUT) == 0;
+        char *cmd = NULL;
+        return asprintf(&cmd, "amd-ctk cdi generate%s%s%s%s", strategy, o.additional_gids ? " --additional-gids" : "",
+                        default_path ? "" : " --output ", default_path ? "" : path) < 0
+                   ? NULL
+                   : cmd;
+}
+
 /* A stale spec: regenerated (cdi-refresh-on-stale, once), else the create fails. */
 static int stale(struct rt_job *j, const char *why, bool again, bool *refreshed, struct ctk_error **err)
 {
@@ -120,14 +138,15 @@ static int stale(struct rt_job *j, const char *why, bool again, bool *refreshed,
         const char *path = sp != NULL ? sp->path : fallback;
         if (path == NULL || files == NULL)
                 return ctk_error_set(err, ENOMEM, "out of memory");
-        const char *what = files[0] != '\0' ? files : "of " RT_OUR_KIND;
         if (!j->cfg->cdi_refresh_on_stale || again) {
-                bool default_path = strcmp(path, CTK_CDI_DEFAULT_OUTPUT) == 0;
-                return ctk_error_set(err, ESTALE,
-                                     "mode cdi: the CDI spec %s %s this host: %s; run 'amd-ctk cdi generate%s%s'%s",
-                                     what, again ? "still does not match, regenerated," : "does not match", why,
-                                     default_path ? "" : " --output ", default_path ? "" : path,
-                                     again ? "" : " (or set cdi-refresh-on-stale to regenerate it)");
+                _cleanup_free_ char *cmd = generate_command(sp, path);
+                if (cmd == NULL)
+                        return ctk_error_set(err, ENOMEM, "out of memory");
+                const char *hint = again ? "" : " (or set cdi-refresh-on-stale to regenerate it)";
+                if (sp == NULL) /* why says that there is none */
+                        return ctk_error_set(err, ESTALE, "mode cdi: %s; run '%s'%s", why, cmd, hint);
+                return ctk_error_set(err, ESTALE, "mode cdi: the CDI spec %s %s this host: %s; run '%s'%s", files,
+                                     again ? "still does not match, regenerated," : "does not match", why, cmd, hint);
         }
         _cleanup_free_ char *lock = ctk_str_concat(j->cfg->state_dir, "/cdi-refresh.lock", NULL);
         bool written = false;

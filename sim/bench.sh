@@ -34,6 +34,16 @@
 # create and delete through runc too, where runc's delete also runs the
 # release hook (amd-ctk) the shim adds to the spec.
 #
+# Fourth table, the modes (config key mode) on the 63-partition host, the
+# shim alone as in the second: a create of all partitions in mode legacy
+# (discovery), in mode auto with the plain token (discovery) and with the
+# CDI name amd.com/gpu=all (the spec directories), and in mode cdi with the
+# plain token (the spec, checked against /dev on every create).  Each call
+# runs under a small program that forks it and reports its wall time and
+# its CPU time (user + system, from wait4): on a busy machine the CPU time
+# varies far less than the wall time.  Rows: each mode minus /bin/true run
+# the same way, and that against what mode legacy adds.
+#
 # The simulated hosts are the profiles written out as directory trees
 # (amd-ctk-fakefs materialize) read through the sysfs backend, as on a real
 # host; bundle, trees and runc state live on tmpfs (/dev/shm), as an engine's
@@ -49,6 +59,8 @@ repo=$(cd "$(dirname "$0")/.." && pwd)
 . "$repo/bats/helpers/common.bash"
 # shellcheck source=../bats/helpers/runtime_bundle.bash
 . "$repo/bats/helpers/runtime_bundle.bash"
+# shellcheck source=lib/bench-stats.bash
+. "$repo/sim/lib/bench-stats.bash"
 
 N=${BENCH_ITERATIONS:-50}
 RUNC=$(command -v runc) || {
@@ -87,39 +99,30 @@ cleanup() {
 }
 trap cleanup EXIT
 
+# build NAME OUT [COMPILER]: sim/bench/NAME.c as a static program OUT.
+build() {
+        ${3:-${CC:-cc}} -O2 -static -o "$2" "$repo/sim/bench/$1.c" || {
+                echo "bench: cannot build sim/bench/$1.c" >&2
+                exit 1
+        }
+}
 # The least a shim can cost: exec the next program, nothing else (with
 # glibc, and with musl when musl-gcc is there).
-exec_only='#include <unistd.h>
-int main(int argc, char **argv) { (void)argc; execv(argv[1], argv + 1); return 127; }'
-printf '%s\n' "$exec_only" | ${CC:-cc} -O2 -static -x c -o "$tmp/exec-only" - || {
-        echo "bench: cannot build the exec-only program" >&2
-        exit 1
-}
+build exec-only "$tmp/exec-only"
+musl_floor=0
+if command -v musl-gcc >/dev/null && (build exec-only "$tmp/exec-only-musl" musl-gcc); then
+        musl_floor=1
+fi
 # A stand-in for runc with the GPU tracker: named runc (so that the
 # launcher reads its state directory, where it finds no container), it
 # sleeps as long as runc's fastest create and delete take here (20 and 3
 # ms), so that what the shim does while runc works shows as it does with
 # runc, without runc's spread of milliseconds.
-stand_in='#include <string.h>
-#include <time.h>
-int main(int argc, char **argv) {
-        long ms = 0;
-        for (int i = 1; i < argc; i++)
-                ms = strcmp(argv[i], "create") == 0 ? 20 : strcmp(argv[i], "delete") == 0 ? 3 : ms;
-        struct timespec ts = {0, ms * 1000000L};
-        nanosleep(&ts, NULL);
-        return 0;
-}'
 mkdir -p "$tmp/stand-in"
 STANDIN=$tmp/stand-in/runc
-printf '%s\n' "$stand_in" | ${CC:-cc} -O2 -static -x c -o "$STANDIN" - || {
-        echo "bench: cannot build the runc stand-in" >&2
-        exit 1
-}
-musl_floor=0
-if command -v musl-gcc >/dev/null && printf '%s\n' "$exec_only" | musl-gcc -O2 -static -x c -o "$tmp/exec-only-musl" -; then
-        musl_floor=1
-fi
+build stand-in "$STANDIN"
+# cpu-time OUT CMD...: CMD's wall and CPU time (the modes' table).
+build cpu-time "$tmp/cpu-time"
 
 b=$tmp/bundle
 export RT_STATE_DIR=$tmp/amd-state
@@ -148,6 +151,23 @@ rt_config "$tmp/cfg-plain.json" log-file "$tmp/runtime.log" runtime-path "$RUNC"
 rt_config "$tmp/cfg-true-plain.json" log-file "$tmp/runtime.log" runtime-path "$TRUE"
 scenario x8 mi210-xgmi-x8 0-7
 scenario cpx mi300x-cpx-x8 all
+
+# The modes on the 63-partition host: our spec of it, a config per mode.
+"$RT_BIN/amd-ctk" --root "$tmp/host-cpx" cdi generate --output "$tmp/cdi/amd.json" >/dev/null
+for mode in legacy auto cdi; do
+        rt_config "$tmp/cfg-mode.json" root "$tmp/host-cpx" log-file "$tmp/runtime.log" runtime-path "$TRUE" \
+                mode "$mode"
+        jq --arg d "$tmp/cdi" '.["cdi-spec-dirs"] = [$d]' "$tmp/cfg-mode.json" >"$tmp/cfg-true-mode-$mode.json"
+done
+cp "$tmp/spec-plain.json" "$b/config.json"
+rt_spec_env "$b" "AMD_VISIBLE_DEVICES=amd.com/gpu=all"
+cp "$b/config.json" "$tmp/spec-cpx-name.json"
+for m in legacy:cpx auto:cpx-name cdi:cpx; do
+        cp "$tmp/spec-${m#*:}.json" "$b/config.json"
+        AMD_CTK_CONFIG=$tmp/cfg-true-mode-${m%%:*}.json "$RT_SHIM" create --bundle "$b" bench-prep
+        echo "mode ${m%%:*}: $(jq -r '.process.env[] | select(startswith("AMD_"))' "$b/config.json") ->" \
+                "$(jq '.linux.devices | length' "$b/config.json") device nodes in the spec"
+done
 
 # The GPU tracker, enabled on the 63-partition host with 1,000 containers
 # holding GPUs (shared): its state on disk (as by default, /var/lib), and on
@@ -182,17 +202,19 @@ fill_tracker "$tmp/cfg-fill-tmpfs.json"
 RT_STATE_DIR=$tracker_dir rt_config "$tmp/cfg-tracked-runc.json" root "$tmp/host-cpx" log-file "$tmp/runtime.log" \
         runtime-path "$RUNC"
 
-declare -A samples
 
 # stopped ID: runc's state of ID says stopped.
 stopped() {
         [ "$("$RUNC" --root "$state" state "$1" 2>/dev/null | jq -r .status)" = stopped ]
 }
 
+declare -A samples
+
 # sample KEY SPEC CONFIG CMD...: with SPEC restored first, one create and
 # one delete through CMD (KEY-create and KEY-delete), the container killed
 # in between; or, with --true, one create (--true-delete: one delete) of
-# CMD whose low-level runtime is /bin/true; --true-pair: a create and then
+# CMD whose low-level runtime is /bin/true (--cpu: the same, run under
+# cpu-time, its CPU time in KEY-cpu); --true-pair: a create and then
 # a delete of the same id (KEY-create, KEY-delete and their sum in KEY).
 # Appends microseconds to KEY.
 failures=0
@@ -213,6 +235,17 @@ sample() {
                 t2=$EPOCHREALTIME
                 failures=$((failures + rc))
                 record "$key" "$t0" "$t1" "$t1" "$t2"
+                return
+        fi
+        if [ "$1" = "--cpu" ]; then
+                shift
+                AMD_CTK_CONFIG=$cfg "$tmp/cpu-time" "$tmp/cpu.out" "$@" --root "$tmp/tracked-root" \
+                        create --bundle "$b" "$id" >/dev/null 2>>"$tmp/errors" || rc=1
+                failures=$((failures + rc))
+                local wall cpu
+                read -r wall cpu <"$tmp/cpu.out"
+                samples[$key]+="$wall "
+                samples[$key-cpu]+="$cpu "
                 return
         fi
         if [ "$1" = "--true" ] || [ "$1" = "--true-delete" ]; then
@@ -265,6 +298,11 @@ for ((i = 0; i < N; i++)); do
                 sample "true-shim-$s" "$tmp/spec-$s.json" "$tmp/cfg-true-$s.json" --true "$RT_SHIM"
                 sample "true-profile-$s" "$tmp/spec-$s.json" "$tmp/cfg-profile-$s.json" --true "$RT_SHIM"
         done
+        sample cpu-true "$tmp/spec-plain.json" "$tmp/cfg-true-plain.json" --cpu "$TRUE"
+        sample cpu-mode-legacy "$tmp/spec-cpx.json" "$tmp/cfg-true-mode-legacy.json" --cpu "$RT_SHIM"
+        sample cpu-mode-auto "$tmp/spec-cpx.json" "$tmp/cfg-true-mode-auto.json" --cpu "$RT_SHIM"
+        sample cpu-mode-auto-name "$tmp/spec-cpx-name.json" "$tmp/cfg-true-mode-auto.json" --cpu "$RT_SHIM"
+        sample cpu-mode-cdi "$tmp/spec-cpx.json" "$tmp/cfg-true-mode-cdi.json" --cpu "$RT_SHIM"
         sample warm-up "$tmp/spec-plain.json" "$tmp/cfg-plain.json" "$RUNC"
         sample runc "$tmp/spec-plain.json" "$tmp/cfg-plain.json" "$RUNC"
         sample shim "$tmp/spec-plain.json" "$tmp/cfg-plain.json" "$RT_SHIM"
@@ -274,42 +312,6 @@ for ((i = 0; i < N; i++)); do
         done
         sample shim-tracked "$tmp/spec-cpx.json" "$tmp/cfg-tracked-runc.json" "$RT_SHIM"
 done
-
-# quantile KEY Q: the Q quantile (0-1) in microseconds.
-quantile() {
-        # shellcheck disable=SC2086
-        printf '%s\n' ${samples[$1]} | sort -n | awk -v q="$2" '{ v[NR] = $1 } END {
-                i = q * (NR - 1) + 1; lo = int(i); f = i - lo
-                print int(v[lo] + (lo < NR ? f * (v[lo + 1] - v[lo]) : 0)) }'
-}
-median() { quantile "$1" 0.5; }
-
-ms() { awk -v u="$1" 'BEGIN { printf "%.2f", u / 1000 }'; }
-
-# row LABEL BASE-KEY SHIM-KEY: one line of the second table; the difference
-# in $added (us).
-row() {
-        local label=$1 base=$2 shim=$3 mb ms_
-        mb=$(median "$base")
-        ms_=$(median "$shim")
-        added=$((ms_ - mb))
-        printf '%-40s %8s %8s %8s %7s\n' "$label" "$(ms "$mb")" "$(ms "$ms_")" "$(ms $((ms_ - mb)))" \
-                "$(awk -v a="$ms_" -v b="$mb" 'BEGIN { printf "%.3f", a / b }')"
-}
-
-# runc_row LABEL BASE-KEY SHIM-KEY: one line of the first table; the
-# create + delete difference in $added (us).
-runc_row() {
-        local label=$1 base=$2 shim=$3
-        local mb ms_
-        mb=$(median "$base")
-        ms_=$(median "$shim")
-        added=$((ms_ - mb))
-        printf '%-34s %8s %8s %8s %8s %8s %7s\n' "$label" "$(ms "$(median "$base-create")")" \
-                "$(ms "$(median "$shim-create")")" "$(ms "$(median "$base-delete")")" \
-                "$(ms "$(median "$shim-delete")")" "$(ms "$added")" \
-                "$(awk -v a="$ms_" -v b="$mb" 'BEGIN { printf "%.3f", a / b }')"
-}
 
 echo
 echo "through runc: create, kill, wait, delete; create and delete timed, medians of $N, milliseconds"
@@ -350,6 +352,16 @@ row "create, tracked, state on tmpfs" standin-create standin-tracked-tmpfs-creat
 added_tracked_tmpfs=$added
 row "delete, tracked, state on tmpfs" standin-delete standin-tracked-tmpfs-delete
 added_tracked_tmpfs_pair=$((added_tracked_tmpfs + added))
+echo
+echo "the modes: create, 63 partitions (mi300x-cpx-x8), the shim alone, each call's wall and CPU time"
+echo "minus /bin/true's, medians of $N, milliseconds; and that against mode legacy's"
+printf '%-40s %8s %8s %8s %8s\n' "call" "wall" "CPU" "wall /" "CPU /"
+printf '%-40s %8s %8s %8s %8s\n' "" "added" "added" "legacy" "legacy"
+mode_row "mode legacy: all (discovery)" cpu-mode-legacy cpu-true cpu-mode-legacy
+mode_row "mode auto: all (discovery)" cpu-mode-auto cpu-true cpu-mode-legacy
+mode_row "mode auto: amd.com/gpu=all (the spec)" cpu-mode-auto-name cpu-true cpu-mode-legacy
+mode_row "mode cdi: all (the spec, checked)" cpu-mode-cdi cpu-true cpu-mode-legacy
+echo "  (/bin/true itself: wall $(ms "$(median cpu-true)"), CPU $(ms "$(median cpu-true-cpu)") ms)"
 echo
 verdict() { if [ "$1" -lt "$2" ]; then echo met; else echo missed; fi; }
 own_cpx=$((added_own_cpx + added_delete))

@@ -187,10 +187,11 @@ static int apply_rest(json_t *oci, const struct ctk_cdi_origin *o, size_t n, str
                         json_t *h = oci_hook(e->hooks[j]);
                         if (h == NULL)
                                 return ctk_error_set(err, ENOMEM, "out of memory");
-                        if (ctk_oci_add_hook(oci, str(e->hooks[j], "hookName"), h, err) < 0)
+                        bool added = false;
+                        if (ctk_oci_add_hook(oci, str(e->hooks[j], "hookName"), h, &added, err) < 0)
                                 return -1;
+                        st->hooks += added;
                 }
-                st->hooks += e->nhooks;
                 if (e->intel_rdt != NULL)
                         rdt = e->intel_rdt;
         }

@@ -13,7 +13,11 @@
  *   mounts           replace the mount of the same destination; bind mounts
  *                    get idmap/ridmap in a user namespace; all mounts are
  *                    then sorted stably by destination depth
- *   hooks            appended after the spec's own, by kind
+ *   hooks            appended after the spec's own, by kind; a hook the
+ *                    spec already has (same kind, path, args, env, timeout)
+ *                    is not added again: containerd and CRI-O with CDI on
+ *                    inject what cdi.k8s.io/ annotations name and then run
+ *                    the runtime, which reads the same annotations
  *   additionalGids   each non-zero group once
  *   intelRdt         the last one wins
  *   netDevices       linux.netDevices[hostInterfaceName] = {name}

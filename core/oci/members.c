@@ -125,8 +125,30 @@ int ctk_oci_env_put(json_t *spec, const char *entry, bool *changed, struct ctk_e
         return 0;
 }
 
-int ctk_oci_add_hook(json_t *spec, const char *kind, json_t *hook, struct ctk_error **err)
+/* A member of a hook that may be left out: absent and empty (an empty
+ * array, a null timeout) are the same. */
+static bool hook_member_same(const json_t *a, const json_t *b, const char *key)
 {
+        const json_t *x = json_object_get(a, key), *y = json_object_get(b, key);
+        if (json_is_null(x) || (json_is_array(x) && json_array_size(x) == 0))
+                x = NULL;
+        if (json_is_null(y) || (json_is_array(y) && json_array_size(y) == 0))
+                y = NULL;
+        return x == y || (x != NULL && y != NULL && json_equal((json_t *)x, (json_t *)y));
+}
+
+/* Same path, args, env and timeout. */
+static bool hook_same(const json_t *a, const json_t *b)
+{
+        const json_t *pa = json_object_get(a, "path"), *pb = json_object_get(b, "path");
+        return json_is_string(pa) && json_is_string(pb) && json_equal((json_t *)pa, (json_t *)pb) &&
+               hook_member_same(a, b, "args") && hook_member_same(a, b, "env") && hook_member_same(a, b, "timeout");
+}
+
+int ctk_oci_add_hook(json_t *spec, const char *kind, json_t *hook, bool *added, struct ctk_error **err)
+{
+        if (added != NULL)
+                *added = false;
         bool known = false;
         for (size_t k = 0; k < sizeof(hook_kinds) / sizeof(hook_kinds[0]); k++)
                 known = known || strcmp(kind, hook_kinds[k]) == 0;
@@ -139,8 +161,19 @@ int ctk_oci_add_hook(json_t *spec, const char *kind, json_t *hook, struct ctk_er
                 json_decref(hook);
                 return known ? -1 : ctk_error_set(err, EINVAL, "unknown hook kind \"%s\"", kind);
         }
+        size_t i;
+        const json_t *h;
+        json_array_foreach(list, i, h)
+        {
+                if (hook_same(h, hook)) {
+                        json_decref(hook);
+                        return 0;
+                }
+        }
         if (json_array_append_new(list, hook) < 0)
                 return ctk_error_set(err, ENOMEM, "out of memory");
+        if (added != NULL)
+                *added = true;
         return 0;
 }
 

@@ -37,8 +37,11 @@ int ctk_oci_put_mounts(json_t *spec, json_t *const *mounts, size_t n, struct ctk
 
 /* Appends an OCI hook ({path, args?, env?, timeout?}, taken) to
  * hooks.<kind> (prestart, createRuntime, createContainer, startContainer,
- * poststart, poststop). */
-int ctk_oci_add_hook(json_t *spec, const char *kind, json_t *hook, struct ctk_error **err);
+ * poststart, poststop), unless that list has one with the same path, args,
+ * env and timeout (absent, empty and null count as the same): an engine
+ * that injected the CDI devices itself before calling the runtime must not
+ * get the hook run twice.  *added (optional) says whether it was. */
+int ctk_oci_add_hook(json_t *spec, const char *kind, json_t *hook, bool *added, struct ctk_error **err);
 
 /* Sets linux.intelRdt to rdt (taken). */
 int ctk_oci_set_intel_rdt(json_t *spec, json_t *rdt, struct ctk_error **err);

@@ -254,6 +254,49 @@ static void test_hooks_after_existing(void **state)
         origins_clear(&s);
 }
 
+/* containerd or CRI-O with CDI on injected the annotations' devices (the
+ * hooks as the reference library writes them: empty members left out) and
+ * then ran the runtime, which applies the same edits again. */
+static void test_hooks_already_there(void **state)
+{
+        struct origins s = {0};
+        _cleanup_json_ json_t *oci =
+            test_json("{\"hooks\":{\"createContainer\":[{\"path\":\"/usr/bin/h\",\"args\":[\"h\",\"ldcache\"],"
+                      "\"env\":[\"X=1\"],\"timeout\":5}],\"poststop\":[{\"path\":\"/usr/bin/h2\"}]}}");
+        add(&s, "example.com/dev", NULL,
+            "{\"hooks\":[{\"hookName\":\"createContainer\",\"path\":\"/usr/bin/h\",\"args\":[\"h\",\"ldcache\"],"
+            "\"env\":[\"X=1\"],\"timeout\":5},{\"hookName\":\"poststop\",\"path\":\"/usr/bin/h2\",\"args\":[],"
+            "\"env\":[]}]}");
+        /* each differs from one that is there in one thing: all added */
+        add(&s, "example.com/dev=0", NULL,
+            "{\"hooks\":[{\"hookName\":\"createContainer\",\"path\":\"/usr/bin/h\",\"args\":[\"h\",\"other\"],"
+            "\"env\":[\"X=1\"],\"timeout\":5},"
+            "{\"hookName\":\"createContainer\",\"path\":\"/usr/bin/h\",\"args\":[\"h\",\"ldcache\"],"
+            "\"env\":[\"X=2\"],\"timeout\":5},"
+            "{\"hookName\":\"createContainer\",\"path\":\"/usr/bin/h\",\"args\":[\"h\",\"ldcache\"],"
+            "\"env\":[\"X=1\"]},"
+            "{\"hookName\":\"poststop\",\"path\":\"/usr/bin/h3\"},"
+            "{\"hookName\":\"prestart\",\"path\":\"/usr/bin/h2\"}]}");
+        /* a second device with the first one's hook: once */
+        add(&s, "example.com/dev=1", NULL, "{\"hooks\":[{\"hookName\":\"poststop\",\"path\":\"/usr/bin/h3\"}]}");
+        struct ctk_cdi_apply_stats st;
+        assert_int_equal(ctk_cdi_apply(oci, s.o, s.n, ((struct test_backend *)*state)->b, &st, NULL), 0);
+        assert_json_is(json_object_get(oci, "hooks"),
+                       "{\"createContainer\":[{\"path\":\"/usr/bin/h\",\"args\":[\"h\",\"ldcache\"],"
+                       "\"env\":[\"X=1\"],\"timeout\":5},"
+                       "{\"path\":\"/usr/bin/h\",\"args\":[\"h\",\"other\"],\"env\":[\"X=1\"],\"timeout\":5},"
+                       "{\"path\":\"/usr/bin/h\",\"args\":[\"h\",\"ldcache\"],\"env\":[\"X=2\"],\"timeout\":5},"
+                       "{\"path\":\"/usr/bin/h\",\"args\":[\"h\",\"ldcache\"],\"env\":[\"X=1\"]}],"
+                       "\"poststop\":[{\"path\":\"/usr/bin/h2\"},{\"path\":\"/usr/bin/h3\"}],"
+                       "\"prestart\":[{\"path\":\"/usr/bin/h2\"}]}");
+        assert_int_equal(st.hooks, 5);
+        /* applied a second time: nothing more */
+        apply(*state, oci, &s, NULL);
+        assert_int_equal(json_array_size(json_object_get(json_object_get(oci, "hooks"), "createContainer")), 4);
+        assert_int_equal(json_array_size(json_object_get(json_object_get(oci, "hooks"), "poststop")), 2);
+        origins_clear(&s);
+}
+
 static void test_gids_rdt_netdevs(void **state)
 {
         struct origins s = {0};
@@ -396,6 +439,7 @@ int main(void)
             cmocka_unit_test_setup_teardown(test_node_errors, setup, teardown),
             cmocka_unit_test_setup_teardown(test_mounts_options_and_depth, setup, teardown),
             cmocka_unit_test_setup_teardown(test_hooks_after_existing, setup, teardown),
+            cmocka_unit_test_setup_teardown(test_hooks_already_there, setup, teardown),
             cmocka_unit_test_setup_teardown(test_gids_rdt_netdevs, setup, teardown),
             cmocka_unit_test_setup_teardown(test_conflicts, setup, teardown),
             cmocka_unit_test_setup_teardown(test_spec_members, setup, teardown),

@@ -51,10 +51,16 @@ static void test_hooks_rdt_netdevs(void **state)
 {
         (void)state;
         _cleanup_json_ json_t *spec = test_json("{\"linux\":{\"intelRdt\":{\"closID\":\"old\"}}}");
-        assert_int_equal(ctk_oci_add_hook(spec, "poststop", json_pack("{s:s}", "path", "/bin/a"), NULL), 0);
-        assert_int_equal(ctk_oci_add_hook(spec, "poststop", json_pack("{s:s}", "path", "/bin/b"), NULL), 0);
+        assert_int_equal(ctk_oci_add_hook(spec, "poststop", json_pack("{s:s}", "path", "/bin/a"), NULL, NULL), 0);
+        assert_int_equal(ctk_oci_add_hook(spec, "poststop", json_pack("{s:s}", "path", "/bin/b"), NULL, NULL), 0);
+        bool added = true; /* the same hook again, with empty members: not added */
+        assert_int_equal(ctk_oci_add_hook(spec, "poststop",
+                                          json_pack("{s:s,s:[],s:n}", "path", "/bin/a", "env", "timeout"), &added,
+                                          NULL),
+                         0);
+        assert_false(added);
         _cleanup_error_ struct ctk_error *err = NULL;
-        assert_int_equal(ctk_oci_add_hook(spec, "prestop", json_pack("{s:s}", "path", "/bin/c"), &err), -1);
+        assert_int_equal(ctk_oci_add_hook(spec, "prestop", json_pack("{s:s}", "path", "/bin/c"), NULL, &err), -1);
         assert_string_equal(err->msg, "unknown hook kind \"prestop\"");
         assert_int_equal(ctk_oci_set_intel_rdt(spec, json_pack("{s:s}", "closID", "new"), NULL), 0);
         assert_int_equal(ctk_oci_set_net_device(spec, "eth0", "nic0", NULL), 0);
