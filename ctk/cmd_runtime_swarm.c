@@ -106,16 +106,6 @@ int ctk_runtime_swarm_prepare_refresh(struct ctk_cli *cli, struct swarm_plan *p,
         return record_path(cli, p, err) < 0 ? -1 : read_record(p, found, err);
 }
 
-static bool same_values(const struct ctk_strv *a, const struct ctk_strv *b)
-{
-        if (a->n != b->n)
-                return false;
-        for (size_t i = 0; i < a->n; i++)
-                if (strcmp(a->v[i], b->v[i]) != 0)
-                        return false;
-        return true;
-}
-
 /* One id per GPU or partition found, in index order. */
 static int discover_ids(struct ctk_cli *cli, struct swarm_plan *p, struct ctk_error **err)
 {
@@ -152,7 +142,7 @@ int ctk_runtime_swarm_apply(struct ctk_cli *cli, const struct configure_opts *o,
         if (record_path(cli, p, err) < 0 || ctk_docker_resources_check(doc, text, len, name, err) < 0 ||
             ctk_docker_resources_get(doc, p->kind, &p->had, err) < 0)
                 return -1;
-        if (o->swarm_refresh && !same_values(&p->had, &p->wrote)) {
+        if (o->swarm_refresh && !ctk_strv_equal(&p->had, &p->wrote)) {
                 p->left_alone = true;
                 return 0;
         }

@@ -58,6 +58,16 @@ bool ctk_strv_contains(const struct ctk_strv *s, const char *str)
         return false;
 }
 
+bool ctk_strv_equal(const struct ctk_strv *a, const struct ctk_strv *b)
+{
+        if (a->n != b->n)
+                return false;
+        for (size_t i = 0; i < a->n; i++)
+                if (strcmp(a->v[i], b->v[i]) != 0)
+                        return false;
+        return true;
+}
+
 char *ctk_strv_join(const struct ctk_strv *s, const char *sep)
 {
         size_t seplen = strlen(sep), len = 0;

@@ -15,6 +15,8 @@ int ctk_strv_push(struct ctk_strv *s, const char *str); /* copies str; -1 on ENO
 int ctk_strv_push_take(struct ctk_strv *s, char *str);  /* takes ownership (freed on failure) */
 void ctk_strv_sort(struct ctk_strv *s);                 /* strcmp order */
 bool ctk_strv_contains(const struct ctk_strv *s, const char *str);
+/* Whether a and b hold the same strings in the same order. */
+bool ctk_strv_equal(const struct ctk_strv *a, const struct ctk_strv *b);
 /* The strings joined with sep ("" for none), newly allocated; NULL on ENOMEM. */
 char *ctk_strv_join(const struct ctk_strv *s, const char *sep);
 void ctk_strv_clear(struct ctk_strv *s); /* frees the strings and the array, leaves {0} */

@@ -76,16 +76,6 @@ static int check_outside(const struct ctk_cri_section *c, const struct ctk_toml_
         return 0;
 }
 
-static bool same_key(const struct ctk_strv *a, const struct ctk_strv *b)
-{
-        if (a->n != b->n)
-                return false;
-        for (size_t i = 0; i < a->n; i++)
-                if (strcmp(a->v[i], b->v[i]) != 0)
-                        return false;
-        return true;
-}
-
 /* The tables of the CRI section, in the order of the text. */
 static int collect(struct ctk_cri_section *c, struct ctk_error **err)
 {
@@ -121,7 +111,7 @@ static int collect(struct ctk_cri_section *c, struct ctk_error **err)
                         continue;
                 }
                 for (size_t k = cur->first; k < i; k++)
-                        if (same_key(&c->stmts.v[k].key, &st->key))
+                        if (ctk_strv_equal(&c->stmts.v[k].key, &st->key))
                                 return ctk_toml_error_at(c->text, c->len, c->name, st->at, err,
                                                          "this key is set twice in its table, which TOML forbids: "
                                                          "remove one of the two");

@@ -55,6 +55,24 @@ static void test_sort_sizes(void **state)
         }
 }
 
+static void test_equal(void **state)
+{
+        (void)state;
+        _cleanup_strv_ struct ctk_strv a = {0}, b = {0}, none = {0};
+        assert_true(ctk_strv_equal(&none, &a));
+        assert_int_equal(ctk_strv_push(&a, "x"), 0);
+        assert_int_equal(ctk_strv_push(&a, "y"), 0);
+        assert_false(ctk_strv_equal(&a, &none));
+        assert_int_equal(ctk_strv_push(&b, "x"), 0);
+        assert_false(ctk_strv_equal(&a, &b));
+        assert_int_equal(ctk_strv_push(&b, "z"), 0);
+        assert_false(ctk_strv_equal(&a, &b));
+        free(b.v[1]);
+        b.v[1] = strdup("y");
+        assert_non_null(b.v[1]);
+        assert_true(ctk_strv_equal(&a, &b));
+}
+
 static void test_trim(void **state)
 {
         (void)state;
@@ -77,10 +95,8 @@ static void test_trim(void **state)
 int main(void)
 {
         const struct CMUnitTest tests[] = {
-            cmocka_unit_test(test_concat),
-            cmocka_unit_test(test_sorted_vector),
-            cmocka_unit_test(test_sort_sizes),
-            cmocka_unit_test(test_trim),
+            cmocka_unit_test(test_concat), cmocka_unit_test(test_sorted_vector), cmocka_unit_test(test_sort_sizes),
+            cmocka_unit_test(test_trim),   cmocka_unit_test(test_equal),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }
