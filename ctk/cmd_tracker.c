@@ -1,5 +1,5 @@
 /* amd-ctk gpu-tracker enable|disable|reset|status [--json]
- * amd-ctk gpu-tracker IDS exclusive|shared
+ * amd-ctk gpu-tracker IDS exclusive|shared   (cmd_tracker_access.c)
  * amd-ctk gpu-tracker release [ID]      (hidden: the poststop hook)
  * amd-ctk gpu-tracker init              (hidden: installation)
  *
@@ -13,9 +13,9 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "cmd_tracker.h"
 #include "core/base/base.h"
 #include "core/json/json.h"
-#include "core/cdi/cdi.h"
 #include "core/device/device.h"
 #include "core/tracker/tracker.h"
 #include "tracker_print.h"
@@ -81,7 +81,7 @@ static void sub_usage(FILE *f, const struct subcommand *s)
 
 /* Errors the documentation shows verbatim are printed as they are; others
  * get the usual "amd-ctk: " prefix. */
-static int fail(struct ctk_cli *cli, struct ctk_tracker *t, const struct ctk_error *err)
+int ctk_cli_tracker_fail(struct ctk_cli *cli, struct ctk_tracker *t, const struct ctk_error *err)
 {
         if (err != NULL && err->code == ESTALE) {
                 fprintf(stderr, "%s\n", err->msg);
@@ -101,7 +101,7 @@ static int fail(struct ctk_cli *cli, struct ctk_tracker *t, const struct ctk_err
         return ctk_cli_fail(err);
 }
 
-static int open_tracker(struct ctk_cli *cli, struct ctk_tracker **t, struct ctk_error **err)
+int ctk_cli_tracker_open(struct ctk_cli *cli, struct ctk_tracker **t, struct ctk_error **err)
 {
         const struct ctk_config *cfg;
         if (ctk_cli_config(cli, &cfg, err) < 0)
@@ -110,7 +110,7 @@ static int open_tracker(struct ctk_cli *cli, struct ctk_tracker **t, struct ctk_
         return ctk_tracker_new(&o, t, err);
 }
 
-static int discover(struct ctk_cli *cli, struct ctk_gpu_list *gpus, struct ctk_error **err)
+int ctk_cli_tracker_discover(struct ctk_cli *cli, struct ctk_gpu_list *gpus, struct ctk_error **err)
 {
         _cleanup_backend_ struct ctk_backend *b = NULL;
         if (ctk_cli_open_backend(cli, &b, err) < 0)
@@ -118,7 +118,7 @@ static int discover(struct ctk_cli *cli, struct ctk_gpu_list *gpus, struct ctk_e
         return ctk_discover_gpus(b, gpus, err);
 }
 
-static int print_text(const char *text)
+int ctk_cli_tracker_print(const char *text)
 {
         if (text == NULL) {
                 struct ctk_error e = {.code = ENOMEM, .msg = (char *)"out of memory"};
@@ -146,13 +146,13 @@ static int run_enable(struct ctk_cli *cli, int argc, char **argv)
         _cleanup_tracker_ struct ctk_tracker *t = NULL;
         _cleanup_gpu_list_ struct ctk_gpu_list gpus = {0};
         bool enabled, changed;
-        if (open_tracker(cli, &t, &err) < 0 || ctk_tracker_is_enabled(t, &enabled, &err) < 0)
-                return fail(cli, t, err);
-        if (!enabled && discover(cli, &gpus, &err) < 0)
-                return fail(cli, t, err);
+        if (ctk_cli_tracker_open(cli, &t, &err) < 0 || ctk_tracker_is_enabled(t, &enabled, &err) < 0)
+                return ctk_cli_tracker_fail(cli, t, err);
+        if (!enabled && ctk_cli_tracker_discover(cli, &gpus, &err) < 0)
+                return ctk_cli_tracker_fail(cli, t, err);
         if (ctk_tracker_enable(t, enabled ? NULL : &gpus, &changed, &err) < 0)
-                return fail(cli, t, err);
-        return print_text(changed ? "GPU Tracker has been enabled\n" : "GPU Tracker is already enabled\n");
+                return ctk_cli_tracker_fail(cli, t, err);
+        return ctk_cli_tracker_print(changed ? "GPU Tracker has been enabled\n" : "GPU Tracker is already enabled\n");
 }
 
 static int run_disable(struct ctk_cli *cli, int argc, char **argv)
@@ -163,9 +163,9 @@ static int run_disable(struct ctk_cli *cli, int argc, char **argv)
         _cleanup_error_ struct ctk_error *err = NULL;
         _cleanup_tracker_ struct ctk_tracker *t = NULL;
         bool changed;
-        if (open_tracker(cli, &t, &err) < 0 || ctk_tracker_disable(t, &changed, &err) < 0)
-                return fail(cli, t, err);
-        return print_text(changed ? "GPU Tracker has been disabled\n" : "GPU Tracker is already disabled\n");
+        if (ctk_cli_tracker_open(cli, &t, &err) < 0 || ctk_tracker_disable(t, &changed, &err) < 0)
+                return ctk_cli_tracker_fail(cli, t, err);
+        return ctk_cli_tracker_print(changed ? "GPU Tracker has been disabled\n" : "GPU Tracker is already disabled\n");
 }
 
 static int run_reset(struct ctk_cli *cli, int argc, char **argv)
@@ -177,16 +177,17 @@ static int run_reset(struct ctk_cli *cli, int argc, char **argv)
         _cleanup_tracker_ struct ctk_tracker *t = NULL;
         _cleanup_gpu_list_ struct ctk_gpu_list gpus = {0};
         bool was_enabled;
-        if (open_tracker(cli, &t, &err) < 0)
-                return fail(cli, t, err);
+        if (ctk_cli_tracker_open(cli, &t, &err) < 0)
+                return ctk_cli_tracker_fail(cli, t, err);
         /* The GPUs are needed only when the tracker stays enabled. */
-        bool have_gpus = discover(cli, &gpus, &discover_err) == 0;
+        bool have_gpus = ctk_cli_tracker_discover(cli, &gpus, &discover_err) == 0;
         if (ctk_tracker_reset(t, have_gpus ? &gpus : NULL, &was_enabled, &err) < 0)
-                return fail(cli, t, have_gpus ? err : discover_err);
-        return print_text(was_enabled ? "GPU Tracker has been reset\n"
-                                        "Since GPU Tracker was enabled, it is recommended to stop and restart running "
-                                        "containers to get the most accurate GPU Tracker status\n"
-                                      : "GPU Tracker has been reset\n");
+                return ctk_cli_tracker_fail(cli, t, have_gpus ? err : discover_err);
+        return ctk_cli_tracker_print(
+            was_enabled ? "GPU Tracker has been reset\n"
+                          "Since GPU Tracker was enabled, it is recommended to stop and restart running "
+                          "containers to get the most accurate GPU Tracker status\n"
+                        : "GPU Tracker has been reset\n");
 }
 
 static int run_status(struct ctk_cli *cli, int argc, char **argv)
@@ -202,25 +203,25 @@ static int run_status(struct ctk_cli *cli, int argc, char **argv)
         _cleanup_gpu_list_ struct ctk_gpu_list gpus = {0};
         _cleanup_tracker_state_ struct ctk_tracker_state st = {0};
         bool enabled;
-        if (open_tracker(cli, &t, &err) < 0 || ctk_tracker_is_enabled(t, &enabled, &err) < 0)
-                return fail(cli, t, err);
-        if (enabled && discover(cli, &gpus, &err) < 0)
-                return fail(cli, t, err);
+        if (ctk_cli_tracker_open(cli, &t, &err) < 0 || ctk_tracker_is_enabled(t, &enabled, &err) < 0)
+                return ctk_cli_tracker_fail(cli, t, err);
+        if (enabled && ctk_cli_tracker_discover(cli, &gpus, &err) < 0)
+                return ctk_cli_tracker_fail(cli, t, err);
         int r = ctk_tracker_status(t, enabled ? &gpus : NULL, &st, &err);
         if (r < 0 && err->code == EAGAIN && !enabled) { /* enabled meanwhile */
                 ctk_error_free(ctk_steal(&err));
-                r = discover(cli, &gpus, &err) < 0 ? -1 : ctk_tracker_status(t, &gpus, &st, &err);
+                r = ctk_cli_tracker_discover(cli, &gpus, &err) < 0 ? -1 : ctk_tracker_status(t, &gpus, &st, &err);
         }
         if (r < 0)
-                return fail(cli, t, err);
+                return ctk_cli_tracker_fail(cli, t, err);
         if (json) {
                 _cleanup_free_ char *text = ctk_tracker_status_json(&st);
-                return print_text(text);
+                return ctk_cli_tracker_print(text);
         }
         if (!st.enabled)
-                return print_text("GPU Tracker is disabled\n");
+                return ctk_cli_tracker_print("GPU Tracker is disabled\n");
         _cleanup_free_ char *text = ctk_tracker_status_table(&st);
-        return print_text(text);
+        return ctk_cli_tracker_print(text);
 }
 
 /* The container id from an OCI state on stdin (how runc calls hooks). */
@@ -244,9 +245,9 @@ static int run_release(struct ctk_cli *cli, int argc, char **argv)
         _cleanup_tracker_ struct ctk_tracker *t = NULL;
         _cleanup_free_ char *id = argc == 2 ? strdup(argv[1]) : id_from_stdin(&err);
         if (id == NULL)
-                return fail(cli, t, err);
-        if (open_tracker(cli, &t, &err) < 0)
-                return fail(cli, t, err);
+                return ctk_cli_tracker_fail(cli, t, err);
+        if (ctk_cli_tracker_open(cli, &t, &err) < 0)
+                return ctk_cli_tracker_fail(cli, t, err);
         /* runc runs this hook on every delete, mostly after the runtime's
          * own delete released the container: then there is no lock to
          * wait for and nothing to parse. */
@@ -254,7 +255,7 @@ static int run_release(struct ctk_cli *cli, int argc, char **argv)
                 return 0;
         if (ctk_tracker_release(t, id, NULL, &err) < 0) {
                 ctk_error_prefix(&err, "failed to release GPUs for container %s", id);
-                return fail(cli, t, err);
+                return ctk_cli_tracker_fail(cli, t, err);
         }
         return 0;
 }
@@ -266,129 +267,9 @@ static int run_init(struct ctk_cli *cli, int argc, char **argv)
                 return rc;
         _cleanup_error_ struct ctk_error *err = NULL;
         _cleanup_tracker_ struct ctk_tracker *t = NULL;
-        if (open_tracker(cli, &t, &err) < 0 || ctk_tracker_init(t, &err) < 0)
-                return fail(cli, t, err);
+        if (ctk_cli_tracker_open(cli, &t, &err) < 0 || ctk_tracker_init(t, &err) < 0)
+                return ctk_cli_tracker_fail(cli, t, err);
         return 0;
-}
-
-static void selection_clearp(struct ctk_selection *s)
-{
-        ctk_selection_clear(s);
-}
-
-#define OUR_KIND CTK_CDI_DEFAULT_VENDOR "/" CTK_CDI_DEFAULT_CLASS
-
-/* The GPU ids as the runtime reads them: plain tokens, and the names of
- * our CDI spec (amd.com/gpu=N, =0x<UUID>, =all) for the GPUs they name. */
-static int parse_ids(const char *ids, const struct ctk_gpu_list *gpus, struct ctk_selection *sel,
-                     struct ctk_error **err)
-{
-        struct ctk_strv names _cleanup_strv_ = {0};
-        if (ctk_select_parse_names(ids, gpus, sel, &names, err) < 0)
-                return -1;
-        if (names.n == 0)
-                return 0;
-        _cleanup_free_ bool *marks = calloc(gpus->n + 1, sizeof(*marks));
-        if (marks == NULL)
-                return ctk_error_set(err, ENOMEM, "out of memory");
-        for (size_t i = 0; i < sel->n; i++)
-                marks[sel->idx[i]] = true;
-        for (size_t i = 0; i < names.n; i++) {
-                const char *n = names.v[i];
-                if (strncmp(n, OUR_KIND "=", strlen(OUR_KIND) + 1) != 0)
-                        return ctk_error_set(
-                            err, EINVAL, "'%s' is not a device of " OUR_KIND ": the GPU Tracker knows AMD GPUs only",
-                            n);
-                if (ctk_cdi_gpu_name_mark(gpus, n + strlen(OUR_KIND) + 1, marks) < 0)
-                        return ctk_error_set(err, ENOENT,
-                                             "'%s' names no GPU of this host (its names are GPU indices, 0x<UUID> "
-                                             "and all; 'amd-ctk cdi list' shows them)",
-                                             n);
-        }
-        ctk_selection_clear(sel);
-        sel->idx = calloc(gpus->n + 1, sizeof(*sel->idx));
-        if (sel->idx == NULL)
-                return ctk_error_set(err, ENOMEM, "out of memory");
-        for (size_t i = 0; i < gpus->n; i++)
-                if (marks[i])
-                        sel->idx[sel->n++] = i;
-        sel->kind = CTK_SELECT_LIST;
-        return 0;
-}
-
-static void access_result_clearp(struct ctk_tracker_access_result *r)
-{
-        ctk_tracker_access_result_clear(r);
-}
-
-/* "GPUs [1 2] have been made exclusive" and/or "GPUs [3] have not been ...". */
-static char *access_message(const struct ctk_tracker_access_result *r, enum ctk_tracker_access access)
-{
-        _cleanup_free_ char *changed = ctk_tracker_format_indices(r->changed, r->nchanged);
-        _cleanup_free_ char *refused = ctk_tracker_format_indices(r->refused, r->nrefused);
-        char *buf = NULL;
-        size_t len = 0;
-        FILE *f = changed && refused ? open_memstream(&buf, &len) : NULL;
-        if (f == NULL)
-                return NULL;
-        if (r->nchanged > 0)
-                fprintf(f, "GPUs %s have been made %s\n", changed,
-                        access == CTK_TRACKER_EXCLUSIVE ? "exclusive" : "shared");
-        if (r->nrefused > 0)
-                fprintf(f,
-                        "GPUs %s have not been made exclusive because more than one container is currently using it\n",
-                        refused);
-        if (fclose(f) != 0) {
-                free(buf);
-                return NULL;
-        }
-        return buf;
-}
-
-/* amd-ctk gpu-tracker IDS exclusive|shared */
-static int run_access(struct ctk_cli *cli, int argc, char **argv)
-{
-        if (argc < 3) {
-                fputs("Error: Missing arguments. Usage: gpu-tracker <gpu_ids> <operation>\n", stderr);
-                return 1;
-        }
-        if (argc > 3) {
-                fprintf(stderr, "Error: Too many arguments ('%s'). Usage: gpu-tracker <gpu_ids> <operation>\n",
-                        argv[3]);
-                return 1;
-        }
-        const char *ids = argv[1], *op = argv[2];
-        enum ctk_tracker_access access;
-        if (strcmp(op, "exclusive") == 0) {
-                access = CTK_TRACKER_EXCLUSIVE;
-        } else if (strcmp(op, "shared") == 0) {
-                access = CTK_TRACKER_SHARED;
-        } else {
-                fputs("Error: Invalid operation. Must be 'exclusive' or 'shared'\n", stderr);
-                return 1;
-        }
-        _cleanup_error_ struct ctk_error *err = NULL;
-        _cleanup_tracker_ struct ctk_tracker *t = NULL;
-        _cleanup_gpu_list_ struct ctk_gpu_list gpus = {0};
-        __attribute__((cleanup(selection_clearp))) struct ctk_selection sel = {0};
-        __attribute__((cleanup(access_result_clearp))) struct ctk_tracker_access_result res = {0};
-        bool enabled;
-        if (open_tracker(cli, &t, &err) < 0 || ctk_tracker_is_enabled(t, &enabled, &err) < 0)
-                return fail(cli, t, err);
-        if (!enabled)
-                return print_text("GPU Tracker is disabled\n");
-        if (discover(cli, &gpus, &err) < 0 || parse_ids(ids, &gpus, &sel, &err) < 0)
-                return fail(cli, t, err);
-        if (sel.kind == CTK_SELECT_UNSET) {
-                fprintf(stderr, "amd-ctk: gpu-tracker: no GPU ids given in '%s' (for example 0,1-2 or all)\n", ids);
-                return 1;
-        }
-        if (ctk_tracker_set_access(t, &gpus, sel.idx, sel.n, access, &res, &err) < 0)
-                return fail(cli, t, err);
-        if (!res.enabled)
-                return print_text("GPU Tracker is disabled\n");
-        _cleanup_free_ char *text = access_message(&res, access);
-        return print_text(text);
 }
 
 static const struct subcommand subcommands[] = {
@@ -438,7 +319,7 @@ static int run_gpu_tracker(struct ctk_cli *cli, int argc, char **argv)
         }
         if (s != NULL)
                 return s->run(cli, argc - 1, argv + 1);
-        return run_access(cli, argc, argv);
+        return ctk_cli_tracker_access_main(cli, argc, argv);
 }
 
 CTK_COMMAND(gpu_tracker_command, .name = "gpu-tracker", .summary = "GPU Tracker related commands", .order = 50,

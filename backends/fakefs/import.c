@@ -1,3 +1,7 @@
+/* KFD topology capture -> host profile: the profile's JSON document (name,
+ * templates, CPU nodes, GPUs and their partitions as differences from the
+ * templates), written from the grouped capture (import_group.c) and checked
+ * to load. */
 #include "backends/fakefs/import.h"
 
 #include <errno.h>
@@ -9,133 +13,12 @@
 #include <string.h>
 
 #include "backends/fakefs/build.h"
+#include "backends/fakefs/import_group.h"
 #include "backends/fakefs/kfd_capture.h"
 #include "backends/fakefs/kfd_props.h"
 #include "backends/fakefs/profile.h"
 #include "core/base/base.h"
 #include "core/json/json.h"
-
-struct group {
-        unsigned int domain, bus, dev;
-        const struct ctk_kfd_capture_node *parts[CTK_FAKEFS_MAX_PARTITIONS];
-        size_t n;
-};
-
-struct tmpl {
-        unsigned int device_id;
-        char name[40];
-        const struct ctk_kfd_capture_node *node;
-};
-
-struct importer {
-        const char *dir;
-        struct ctk_kfd_capture cap;
-        struct group *groups;
-        size_t ngroups;
-        struct tmpl *tmpls;
-        size_t ntmpls;
-        bool oom;
-        struct ctk_error **err;
-};
-
-static uint64_t num(const struct ctk_kfd_capture_node *n, const char *key)
-{
-        uint64_t v = 0;
-        ctk_kfd_capture_u64(n, key, &v);
-        return v;
-}
-
-static int need(struct importer *im, const struct ctk_kfd_capture_node *n, const char *key)
-{
-        uint64_t v;
-        if (ctk_kfd_capture_u64(n, key, &v) < 0)
-                return ctk_error_set(im->err, EINVAL, "%s/nodes/%d/properties: missing %s", im->dir, n->id, key);
-        return 0;
-}
-
-static bool is_gpu(const struct ctk_kfd_capture_node *n)
-{
-        return num(n, "drm_render_minor") > 0;
-}
-
-/* Partitions in function-bit order, then render-minor order. */
-static int by_partition(const void *a, const void *b)
-{
-        const struct ctk_kfd_capture_node *x = *(const struct ctk_kfd_capture_node *const *)a;
-        const struct ctk_kfd_capture_node *y = *(const struct ctk_kfd_capture_node *const *)b;
-        uint64_t fx = num(x, "location_id") & 7, fy = num(y, "location_id") & 7;
-        if (fx != fy)
-                return fx < fy ? -1 : 1;
-        uint64_t rx = num(x, "drm_render_minor"), ry = num(y, "drm_render_minor");
-        return rx < ry ? -1 : rx > ry;
-}
-
-static int by_pci(const void *a, const void *b)
-{
-        const struct group *x = a, *y = b;
-        uint64_t kx = ((uint64_t)x->domain << 16) | (x->bus << 8) | x->dev;
-        uint64_t ky = ((uint64_t)y->domain << 16) | (y->bus << 8) | y->dev;
-        return kx < ky ? -1 : kx > ky;
-}
-
-static int group_nodes(struct importer *im)
-{
-        im->groups = calloc(im->cap.n + 1, sizeof(*im->groups));
-        if (im->groups == NULL)
-                return ctk_error_set(im->err, ENOMEM, "out of memory");
-        for (size_t i = 0; i < im->cap.n; i++) {
-                const struct ctk_kfd_capture_node *n = &im->cap.nodes[i];
-                if (!is_gpu(n))
-                        continue;
-                static const char *const keys[] = {"location_id", "domain", "vendor_id", "device_id"};
-                for (size_t k = 0; k < 4; k++)
-                        if (need(im, n, keys[k]) < 0)
-                                return -1;
-                uint64_t loc = num(n, "location_id"), dom = num(n, "domain"), minor = num(n, "drm_render_minor");
-                if (dom > 0xffff || loc > 0xffff || minor < 128 || minor > CTK_FAKEFS_MAX_MINOR)
-                        return ctk_error_set(im->err, EINVAL,
-                                             "%s/nodes/%d/properties: domain, location_id or drm_render_minor "
-                                             "out of range",
-                                             im->dir, n->id);
-                struct group key = {
-                    (unsigned int)dom, (unsigned int)(loc >> 8) & 0xff, (unsigned int)(loc >> 3) & 0x1f, {0}, 0};
-                struct group *g = NULL;
-                for (size_t j = 0; j < im->ngroups && g == NULL; j++)
-                        if (by_pci(&im->groups[j], &key) == 0)
-                                g = &im->groups[j];
-                if (g == NULL) {
-                        g = &im->groups[im->ngroups++];
-                        *g = key;
-                }
-                if (g->n == CTK_FAKEFS_MAX_PARTITIONS)
-                        return ctk_error_set(im->err, EINVAL, "%s: more than %d KFD nodes on PCI device %04x:%02x:%02x",
-                                             im->dir, CTK_FAKEFS_MAX_PARTITIONS, g->domain, g->bus, g->dev);
-                g->parts[g->n++] = n;
-        }
-        qsort(im->groups, im->ngroups, sizeof(*im->groups), by_pci);
-        for (size_t j = 0; j < im->ngroups; j++)
-                // NOLINTNEXTLINE(bugprone-sizeof-expression): an array of pointers
-                qsort(im->groups[j].parts, im->groups[j].n, sizeof(im->groups[j].parts[0]), by_partition);
-        return 0;
-}
-
-static const struct tmpl *template_of(struct importer *im, const struct ctk_kfd_capture_node *n)
-{
-        unsigned int device = (unsigned int)num(n, "device_id");
-        for (size_t i = 0; i < im->ntmpls; i++)
-                if (im->tmpls[i].device_id == device)
-                        return &im->tmpls[i];
-        struct tmpl *t = &im->tmpls[im->ntmpls++];
-        uint64_t gfx = num(n, "gfx_target_version");
-        t->device_id = device;
-        t->node = n;
-        (void)snprintf(t->name, sizeof(t->name), "gfx%u%u%x", (unsigned int)(gfx / 10000) % 100,
-                       (unsigned int)(gfx / 100) % 100, (unsigned int)(gfx % 100));
-        for (size_t i = 0; i + 1 < im->ntmpls; i++)
-                if (strcmp(im->tmpls[i].name, t->name) == 0)
-                        (void)snprintf(t->name + strlen(t->name), sizeof(t->name) - strlen(t->name), "-0x%04x", device);
-        return t;
-}
 
 static json_t *prop_value(const char *v)
 {
@@ -145,7 +28,7 @@ static json_t *prop_value(const char *v)
         return json_string(v);
 }
 
-static void put(struct importer *im, json_t *obj, const char *key, json_t *v)
+static void put(struct ctk_fakefs_importer *im, json_t *obj, const char *key, json_t *v)
 {
         if (v == NULL || json_object_set_new(obj, key, v) < 0)
                 im->oom = true;
@@ -164,7 +47,7 @@ static json_t *hexstr(bool pci_id, uint64_t v)
 }
 
 /* Properties of n that differ from the template (and the overrides so far). */
-static json_t *diff_props(struct importer *im, const struct ctk_kfd_capture_node *n,
+static json_t *diff_props(struct ctk_fakefs_importer *im, const struct ctk_kfd_capture_node *n,
                           const struct ctk_kfd_capture_node *tmpl, json_t *ov, bool gpu)
 {
         json_t *d = json_object();
@@ -202,7 +85,7 @@ static json_t *diff_props(struct importer *im, const struct ctk_kfd_capture_node
 
 /* Appends the node object o to arr with d (from diff_props) as its
  * "kfd_properties", unless d is empty.  -1 (o dropped) if d is NULL. */
-static int append_node(struct importer *im, json_t *arr, json_t *o, json_t *d)
+static int append_node(struct ctk_fakefs_importer *im, json_t *arr, json_t *o, json_t *d)
 {
         if (d == NULL) {
                 json_decref(o);
@@ -217,14 +100,14 @@ static int append_node(struct importer *im, json_t *arr, json_t *o, json_t *d)
         return 0;
 }
 
-static json_t *template_json(struct importer *im, const struct ctk_kfd_capture_node *n, bool gpu)
+static json_t *template_json(struct ctk_fakefs_importer *im, const struct ctk_kfd_capture_node *n, bool gpu)
 {
         json_t *t = json_object();
         if (t == NULL) {
                 im->oom = true;
                 return NULL;
         }
-        // NOLINTNEXTLINE(clang-analyzer-core.NullDereference): every template made has its node (template_of)
+        // NOLINTNEXTLINE(clang-analyzer-core.NullDereference): every template made has its node (import_group.c)
         for (size_t i = 0; i < n->props.n; i++) {
                 const char *key = n->props.v[i].key;
                 put(im, t, key,
@@ -233,32 +116,17 @@ static json_t *template_json(struct importer *im, const struct ctk_kfd_capture_n
         return t;
 }
 
-/* The partition mode of a GPU from its partition count and XCCs per partition. */
-static void infer_mode(size_t parts, uint64_t xcc, unsigned int *xcds, const char **mode)
-{
-        unsigned int p = 1, x = 1;
-        while (p < parts)
-                p *= 2;
-        while (x < parts * (xcc ? xcc : 1) && x < CTK_FAKEFS_MAX_PARTITIONS)
-                x *= 2;
-        *xcds = x;
-        if (p == 1)
-                *mode = "SPX";
-        else if (p == x)
-                *mode = "CPX";
-        else
-                *mode = p == 2 ? "DPX" : "QPX";
-}
-
-static json_t *partitions_json(struct importer *im, const struct group *g, json_t *gpu_ov, const struct tmpl *t)
+static json_t *partitions_json(struct ctk_fakefs_importer *im, const struct ctk_fakefs_import_gpu *g, json_t *gpu_ov,
+                               const struct ctk_fakefs_import_template *t)
 {
         json_t *arr = json_array();
         const struct ctk_kfd_capture_node *p0 = g->parts[0];
-        uint64_t render0 = num(p0, "drm_render_minor");
+        uint64_t render0 = ctk_fakefs_import_num(p0, "drm_render_minor");
         for (size_t k = 0; arr != NULL && k < g->n; k++) {
                 const struct ctk_kfd_capture_node *n = g->parts[k];
                 json_t *o = json_object();
-                uint64_t render = num(n, "drm_render_minor"), loc = num(n, "location_id"), uid;
+                uint64_t render = ctk_fakefs_import_num(n, "drm_render_minor"),
+                         loc = ctk_fakefs_import_num(n, "location_id"), uid;
                 put(im, o, "kfd_node", json_integer(n->id));
                 put(im, o, "render_minor", json_integer((json_int_t)render));
                 if (render - 128 != render0 - 128 + k)
@@ -266,7 +134,8 @@ static json_t *partitions_json(struct importer *im, const struct group *g, json_
                 if (loc != ((uint64_t)g->bus << 8 | (uint64_t)g->dev << 3 | k))
                         put(im, o, "location_id", json_integer((json_int_t)loc));
                 if (ctk_kfd_capture_u64(n, "unique_id", &uid) == 0 &&
-                    ctk_fakefs_props_get(&p0->props, "unique_id") != NULL && uid != num(p0, "unique_id"))
+                    ctk_fakefs_props_get(&p0->props, "unique_id") != NULL &&
+                    uid != ctk_fakefs_import_num(p0, "unique_id"))
                         put(im, o, "unique_id", hexstr(false, uid));
                 if (n->has_gpu_id)
                         put(im, o, "gpu_id", json_integer((json_int_t)n->gpu_id));
@@ -280,11 +149,12 @@ static json_t *partitions_json(struct importer *im, const struct group *g, json_
         return arr;
 }
 
-static json_t *gpu_json(struct importer *im, const struct group *g)
+static json_t *gpu_json(struct ctk_fakefs_importer *im, const struct ctk_fakefs_import_gpu *g)
 {
         const struct ctk_kfd_capture_node *p0 = g->parts[0];
-        const struct tmpl *t = template_of(im, p0);
-        uint64_t gfx = num(p0, "gfx_target_version"), render0 = num(p0, "drm_render_minor"), uid;
+        const struct ctk_fakefs_import_template *t = ctk_fakefs_import_template_of(im, p0);
+        uint64_t gfx = ctk_fakefs_import_num(p0, "gfx_target_version"),
+                 render0 = ctk_fakefs_import_num(p0, "drm_render_minor"), uid;
         bool mi300 = gfx >= 90400 && gfx < 100000;
         json_t *o = json_object();
         if (o == NULL) {
@@ -294,8 +164,8 @@ static json_t *gpu_json(struct importer *im, const struct group *g)
         char pci[16];
         (void)snprintf(pci, sizeof(pci), "%04x:%02x:%02x.0", g->domain, g->bus, g->dev); /* domain <= 0xffff */
         put(im, o, "pci", json_string(pci));
-        put(im, o, "vendor_id", hexstr(true, num(p0, "vendor_id")));
-        put(im, o, "device_id", hexstr(true, num(p0, "device_id")));
+        put(im, o, "vendor_id", hexstr(true, ctk_fakefs_import_num(p0, "vendor_id")));
+        put(im, o, "device_id", hexstr(true, ctk_fakefs_import_num(p0, "device_id")));
         if (mi300)
                 put(im, o, "class", json_string("0x120000"));
         if (ctk_kfd_capture_u64(p0, "unique_id", &uid) == 0)
@@ -306,7 +176,7 @@ static json_t *gpu_json(struct importer *im, const struct group *g)
         put(im, o, "render_minor", json_integer((json_int_t)render0));
         if (g->n == 1 && p0->has_gpu_id)
                 put(im, o, "gpu_id", json_integer((json_int_t)p0->gpu_id));
-        struct ctk_fakefs_gpu probe = {.device_id = (unsigned int)num(p0, "device_id")};
+        struct ctk_fakefs_gpu probe = {.device_id = (unsigned int)ctk_fakefs_import_num(p0, "device_id")};
         if (p0->name != NULL && strcmp(p0->name, ctk_fakefs_kfd_name(&probe)) != 0)
                 put(im, o, "kfd_name", json_string(p0->name));
         put(im, o, "kfd_template", json_string(t->name));
@@ -320,7 +190,7 @@ static json_t *gpu_json(struct importer *im, const struct group *g)
         if (mi300 || g->n > 1) {
                 unsigned int xcds;
                 const char *mode;
-                infer_mode(g->n, num(p0, "num_xcc"), &xcds, &mode);
+                ctk_fakefs_import_partition_mode(g->n, ctk_fakefs_import_num(p0, "num_xcc"), &xcds, &mode);
                 json_t *pt = json_object();
                 put(im, pt, "compute", json_string(mode));
                 put(im, pt, "memory", json_string("NPS1"));
@@ -340,13 +210,13 @@ static json_t *gpu_json(struct importer *im, const struct group *g)
         return o;
 }
 
-static json_t *cpus_json(struct importer *im, json_t *templates)
+static json_t *cpus_json(struct ctk_fakefs_importer *im, json_t *templates)
 {
         json_t *arr = json_array();
         const struct ctk_kfd_capture_node *first = NULL;
         for (size_t i = 0; arr != NULL && i < im->cap.n; i++) {
                 const struct ctk_kfd_capture_node *n = &im->cap.nodes[i];
-                if (is_gpu(n))
+                if (ctk_fakefs_import_is_gpu(n))
                         continue;
                 if (first == NULL) {
                         first = n;
@@ -365,7 +235,7 @@ static json_t *cpus_json(struct importer *im, json_t *templates)
         return arr;
 }
 
-static json_t *profile_json(struct importer *im, const struct ctk_fakefs_import_opts *opts)
+static json_t *profile_json(struct ctk_fakefs_importer *im, const struct ctk_fakefs_import_opts *opts)
 {
         _cleanup_free_ char *copy = strdup(im->dir);
         if (copy == NULL) {
@@ -413,7 +283,7 @@ static json_t *profile_json(struct importer *im, const struct ctk_fakefs_import_
         return ctk_steal(&root);
 }
 
-static int run(struct importer *im, const struct ctk_fakefs_import_opts *opts, char **json_out)
+static int run(struct ctk_fakefs_importer *im, const struct ctk_fakefs_import_opts *opts, char **json_out)
 {
         struct ctk_error **err = im->err;
         if (ctk_kfd_capture_read(im->dir, &im->cap, err) < 0)
@@ -421,7 +291,7 @@ static int run(struct importer *im, const struct ctk_fakefs_import_opts *opts, c
         im->tmpls = calloc(im->cap.n + 1, sizeof(*im->tmpls));
         if (im->tmpls == NULL)
                 return ctk_error_set(err, ENOMEM, "out of memory");
-        if (group_nodes(im) < 0)
+        if (ctk_fakefs_import_group(im) < 0)
                 return -1;
         _cleanup_json_ json_t *root = profile_json(im, opts);
         if (root == NULL)
@@ -444,7 +314,7 @@ int ctk_fakefs_import_kfd(const char *capture_dir, const struct ctk_fakefs_impor
                           struct ctk_error **err)
 {
         struct ctk_fakefs_import_opts none = {0};
-        struct importer im = {.dir = capture_dir, .err = err};
+        struct ctk_fakefs_importer im = {.dir = capture_dir, .err = err};
         int rc = run(&im, opts != NULL ? opts : &none, json_out);
         ctk_kfd_capture_clear(&im.cap);
         free(im.groups);

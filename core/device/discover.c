@@ -5,36 +5,23 @@
  *   a candidate is kept when its drm/ directory has card/renderD entries and
  *   the (last) renderD minor has a KFD topology node with a location;
  *   candidates are grouped by the node's PCI location (domain/bus/device),
- *   groups in first-seen order, devices of a group by ascending render minor.
+ *   groups in first-seen order, devices of a group by ascending render minor
+ *   (discover_order.c).
  *
- * Each sysfs file is read once; grouping is O(n log n). */
+ * Each sysfs file is read once. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/base/base.h"
+#include "discover_order.h"
 #include "gpu.h"
 #include "kfd_topology.h"
 
 #define AMDGPU_DRIVERS_DIR "/sys/module/amdgpu/drivers"
 #define AMDGPU_PCI_DIR     AMDGPU_DRIVERS_DIR "/pci:amdgpu"
 #define PLATFORM_DIR       "/sys/devices/platform"
-
-struct candidate {
-        struct ctk_gpu gpu;              /* filled as far as known */
-        const struct ctk_kfd_node *node; /* topology node of the render minor */
-        bool is_pci;
-        size_t seq;   /* sighting order */
-        size_t order; /* first-seen rank of its group */
-};
-
-struct groups {
-        uint64_t *keys;   /* distinct topology group keys, ascending */
-        size_t *rank;     /* first-seen rank per key, SIZE_MAX = not seen */
-        const char **bdf; /* BDF of the group's first PCI candidate */
-        size_t n, seen;
-};
 
 static int check_driver(struct ctk_backend *b, struct ctk_error **err)
 {
@@ -138,7 +125,7 @@ static int read_partition(struct ctk_backend *b, const char *dir, char **out, st
 /* Examines one candidate directory; *kept says whether it is an AMD GPU
  * device (drm nodes, render minor known to the topology). */
 static int probe(struct ctk_backend *b, const char *dir, bool is_pci, const struct ctk_kfd_topology *topo,
-                 struct candidate *c, bool *kept, struct ctk_error **err)
+                 struct ctk_discover_candidate *c, bool *kept, struct ctk_error **err)
 {
         *kept = false;
         _cleanup_free_ char *drm_dir = ctk_str_concat(dir, "/drm", NULL);
@@ -169,7 +156,7 @@ static int probe(struct ctk_backend *b, const char *dir, bool is_pci, const stru
         const struct ctk_kfd_node *node = ctk_kfd_topology_find(topo, (uint32_t)render_minor);
         if (node == NULL || !node->has_location)
                 return 0; /* no KFD node: display-only GPU or KFD not loaded */
-        *c = (struct candidate){.node = node, .is_pci = is_pci};
+        *c = (struct ctk_discover_candidate){.node = node, .is_pci = is_pci};
         c->gpu.render_minor = render_minor;
         c->gpu.card_minor = card_minor;
         c->gpu.has_uuid = node->has_unique_id;
@@ -191,72 +178,6 @@ static int probe(struct ctk_backend *b, const char *dir, bool is_pci, const stru
         }
         *kept = true;
         return 0;
-}
-
-static int cmp_u64(const void *a, const void *b)
-{
-        uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-        return x < y ? -1 : x > y;
-}
-
-static int groups_init(struct groups *g, const struct ctk_kfd_topology *topo)
-{
-        *g = (struct groups){0};
-        g->keys = calloc(topo->n + 1, sizeof(*g->keys));
-        g->rank = calloc(topo->n + 1, sizeof(*g->rank));
-        g->bdf = calloc(topo->n + 1, sizeof(*g->bdf));
-        if (g->keys == NULL || g->rank == NULL || g->bdf == NULL)
-                return -1;
-        for (size_t i = 0; i < topo->n; i++)
-                if (topo->v[i].has_location)
-                        g->keys[g->n++] = topo->v[i].group;
-        if (g->n > 1) /* (qsort wants an array, even of none) */
-                qsort(g->keys, g->n, sizeof(*g->keys), cmp_u64);
-        size_t u = 0;
-        for (size_t i = 0; i < g->n; i++)
-                if (u == 0 || g->keys[u - 1] != g->keys[i])
-                        g->keys[u++] = g->keys[i];
-        g->n = u;
-        for (size_t i = 0; i < g->n; i++)
-                g->rank[i] = SIZE_MAX;
-        return 0;
-}
-
-static size_t groups_slot(const struct groups *g, uint64_t key)
-{
-        const uint64_t *p = bsearch(&key, g->keys, g->n, sizeof(*g->keys), cmp_u64);
-        return (size_t)(p - g->keys); /* every located node's key is present */
-}
-
-static void groups_clear(struct groups *g)
-{
-        free(g->keys);
-        free(g->rank);
-        free(g->bdf);
-}
-
-static int by_group_then_minor(const void *a, const void *b)
-{
-        const struct candidate *x = a, *y = b;
-        if (x->order != y->order)
-                return x->order < y->order ? -1 : 1;
-        if (x->gpu.render_minor != y->gpu.render_minor)
-                return x->gpu.render_minor < y->gpu.render_minor ? -1 : 1;
-        return x->seq < y->seq ? -1 : x->seq > y->seq;
-}
-
-/* Frees the members of c[0..n) and the array. */
-static void candidates_free(struct candidate *c, size_t n)
-{
-        for (size_t i = 0; i < n; i++) {
-                struct ctk_gpu *g = &c[i].gpu;
-                free(g->pci);
-                free(g->group_key);
-                free(g->sysfs_path);
-                free(g->partition);
-                ctk_strv_clear(&g->drm);
-        }
-        free(c);
 }
 
 /* The candidate directories in Go's order: PCI functions, then xcp devices. */
@@ -284,49 +205,14 @@ static int list_candidates(struct ctk_backend *b, struct ctk_strv *dirs, size_t 
         return 0;
 }
 
-/* v in lower-case hex, at least width digits (printf's %0<width>x). */
-static char *put_hex(char *p, unsigned v, int width)
-{
-        char digits[8];
-        int n = 0;
-        do {
-                digits[n++] = "0123456789abcdef"[v & 0xf];
-                v >>= 4;
-        } while (v != 0);
-        for (int i = n; i < width; i++)
-                *p++ = '0';
-        while (n > 0)
-                *p++ = digits[--n];
-        return p;
-}
-
-static int finish_gpu(struct candidate *c, const struct groups *g, size_t index, struct ctk_error **err)
-{
-        const struct ctk_kfd_node *nd = c->node;
-        unsigned bus = ctk_kfd_location_bus(nd->location_id), dev = ctk_kfd_location_dev(nd->location_id);
-        const char *bdf = g->bdf[groups_slot(g, nd->group)];
-        c->gpu.index = index;
-        char loc[32]; /* "%04x:%02x:%02x" */
-        char *p = put_hex(loc, nd->domain, 4);
-        *p++ = ':';
-        p = put_hex(p, bus, 2);
-        *p++ = ':';
-        *put_hex(p, dev, 2) = '\0';
-        c->gpu.group_key = ctk_str_concat(loc, ":0", NULL);
-        c->gpu.pci = bdf != NULL ? strdup(bdf) : ctk_str_concat(loc, ".0", NULL);
-        if (c->gpu.group_key == NULL || c->gpu.pci == NULL)
-                return ctk_error_set(err, ENOMEM, "out of memory");
-        return 0;
-}
-
-static int discover(struct ctk_backend *b, const struct ctk_kfd_topology *topo, struct groups *g,
+static int discover(struct ctk_backend *b, const struct ctk_kfd_topology *topo, struct ctk_discover_groups *g,
                     struct ctk_gpu_list *out, struct ctk_error **err)
 {
         _cleanup_strv_ struct ctk_strv dirs = {0};
         size_t npci = 0;
         if (list_candidates(b, &dirs, &npci, err) < 0)
                 return -1;
-        struct candidate *c = calloc(dirs.n + 1, sizeof(*c));
+        struct ctk_discover_candidate *c = calloc(dirs.n + 1, sizeof(*c));
         if (c == NULL)
                 return ctk_error_set(err, ENOMEM, "out of memory");
         size_t n = 0;
@@ -336,22 +222,13 @@ static int discover(struct ctk_backend *b, const struct ctk_kfd_topology *topo, 
                 rc = probe(b, dirs.v[i], i < npci, topo, &c[n], &kept, err);
                 if (rc < 0 || !kept)
                         continue;
-                size_t slot = groups_slot(g, c[n].node->group);
-                if (g->rank[slot] == SIZE_MAX)
-                        g->rank[slot] = g->seen++;
-                if (c[n].is_pci && g->bdf[slot] == NULL)
-                        g->bdf[slot] = strrchr(dirs.v[i], '/') + 1;
-                c[n].order = g->rank[slot];
-                c[n].seq = n;
+                ctk_discover_groups_add(g, &c[n], n, strrchr(dirs.v[i], '/') + 1);
                 n++;
         }
-        if (rc == 0 && n > 0)
-                if (n > 1) /* (qsort wants an array, even of none) */
-                        qsort(c, n, sizeof(*c), by_group_then_minor);
-        for (size_t i = 0; i < n && rc == 0; i++)
-                rc = finish_gpu(&c[i], g, i, err);
+        if (rc == 0)
+                rc = ctk_discover_order(c, n, g, err);
         if (rc < 0) {
-                candidates_free(c, n + 1); /* c[n] may hold a half-probed candidate */
+                ctk_discover_candidates_free(c, n + 1); /* c[n] may hold a half-probed candidate */
                 return -1;
         }
         if (n == 0) {
@@ -360,7 +237,7 @@ static int discover(struct ctk_backend *b, const struct ctk_kfd_topology *topo, 
         }
         struct ctk_gpu *v = calloc(n, sizeof(*v));
         if (v == NULL) {
-                candidates_free(c, n);
+                ctk_discover_candidates_free(c, n);
                 return ctk_error_set(err, ENOMEM, "out of memory");
         }
         for (size_t i = 0; i < n; i++)
@@ -379,13 +256,13 @@ static int discover_once(struct ctk_backend *b, struct ctk_gpu_list *out, struct
         struct ctk_kfd_topology topo = {0};
         if (ctk_kfd_topology_read(b, &topo, err) < 0)
                 return -1;
-        struct groups g;
+        struct ctk_discover_groups g;
         int rc;
-        if (groups_init(&g, &topo) < 0)
+        if (ctk_discover_groups_init(&g, &topo) < 0)
                 rc = ctk_error_set(err, ENOMEM, "out of memory");
         else
                 rc = discover(b, &topo, &g, out, err);
-        groups_clear(&g);
+        ctk_discover_groups_clear(&g);
         ctk_kfd_topology_clear(&topo);
         return rc;
 }

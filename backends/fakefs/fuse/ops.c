@@ -1,3 +1,6 @@
+/* The FUSE operations that look at and read the fake host (attributes,
+ * links, directories, open files, the control file's text) and its
+ * operations table; the changes are in ops_write.c. */
 #include "ops.h"
 
 #include <errno.h>
@@ -11,21 +14,6 @@
 
 #include "core/base/base.h"
 
-/* What an open file or directory holds: a snapshot of the tree (so reads
- * of one open file are consistent) or the control file's text. */
-struct handle {
-        struct ctk_fakefs_tree *tree;
-        const struct ctk_fakefs_node *node;
-        bool ctl;
-        char *text; /* ctl contents at open */
-        size_t len;
-};
-
-static struct fakefs_fs *fs(void)
-{
-        return fuse_get_context()->private_data;
-}
-
 static void sleep_ms(unsigned int ms)
 {
         struct timespec ts = {.tv_sec = ms / 1000, .tv_nsec = (long)(ms % 1000) * 1000000L};
@@ -37,13 +25,13 @@ static void sleep_ms(unsigned int ms)
 static int faults(const char *path, bool content)
 {
         unsigned int delay;
-        int rc = ctk_fakefs_faults_check(fs()->faults, path, content, &delay);
+        int rc = ctk_fakefs_faults_check(fakefs_fuse_fs()->faults, path, content, &delay);
         if (delay > 0)
                 sleep_ms(delay);
         return -rc;
 }
 
-static bool is_ctl(const char *path)
+bool fakefs_fuse_is_ctl(const char *path)
 {
         return strcmp(path, FAKEFS_CTL) == 0;
 }
@@ -81,13 +69,12 @@ static void fill_stat(const struct ctk_fakefs_node *n, struct stat *st)
         }
         st->st_blksize = 4096;
         st->st_blocks = (st->st_size + 511) / 512;
-        st->st_atime = st->st_mtime = st->st_ctime = fs()->start;
+        st->st_atime = st->st_mtime = st->st_ctime = fakefs_fuse_fs()->start;
 }
 
-/* Looks path up in a new snapshot (kept in *tree on success). */
-static int lookup(const char *path, struct ctk_fakefs_tree **tree, const struct ctk_fakefs_node **n)
+int fakefs_fuse_lookup(const char *path, struct ctk_fakefs_tree **tree, const struct ctk_fakefs_node **n)
 {
-        struct ctk_fakefs_tree *t = ctk_fakefs_host_snapshot(fs()->host);
+        struct ctk_fakefs_tree *t = ctk_fakefs_host_snapshot(fakefs_fuse_fs()->host);
         int rc = ctk_fakefs_tree_lookup(t, path, false, n);
         if (rc < 0) {
                 ctk_fakefs_tree_unref(t);
@@ -97,26 +84,26 @@ static int lookup(const char *path, struct ctk_fakefs_tree **tree, const struct 
         return 0;
 }
 
-/* lookup() after the fault rules for path (content: the operation reads
- * what the path holds, not only its attributes). */
+/* fakefs_fuse_lookup() after the fault rules for path (content: the
+ * operation reads what the path holds, not only its attributes). */
 static int find(const char *path, bool content, struct ctk_fakefs_tree **tree, const struct ctk_fakefs_node **n)
 {
         int rc = faults(path, content);
-        return rc < 0 ? rc : lookup(path, tree, n);
+        return rc < 0 ? rc : fakefs_fuse_lookup(path, tree, n);
 }
 
 static int fakefs_getattr(const char *path, struct stat *st, struct fuse_file_info *fi)
 {
         (void)fi;
-        if (is_ctl_dir(path) || is_ctl(path)) {
+        if (is_ctl_dir(path) || fakefs_fuse_is_ctl(path)) {
                 memset(st, 0, sizeof(*st));
-                st->st_mode = is_ctl(path) ? S_IFREG | 0644 : S_IFDIR | 0755;
-                st->st_nlink = is_ctl(path) ? 1 : 2;
-                if (is_ctl(path)) {
-                        _cleanup_free_ char *text = ctk_fakefs_faults_list(fs()->faults);
+                st->st_mode = fakefs_fuse_is_ctl(path) ? S_IFREG | 0644 : S_IFDIR | 0755;
+                st->st_nlink = fakefs_fuse_is_ctl(path) ? 1 : 2;
+                if (fakefs_fuse_is_ctl(path)) {
+                        _cleanup_free_ char *text = ctk_fakefs_faults_list(fakefs_fuse_fs()->faults);
                         st->st_size = text != NULL ? (off_t)strlen(text) : 0;
                 }
-                st->st_atime = st->st_mtime = st->st_ctime = fs()->start;
+                st->st_atime = st->st_mtime = st->st_ctime = fakefs_fuse_fs()->start;
                 return 0;
         }
         _cleanup_fakefs_tree_ struct ctk_fakefs_tree *t = NULL;
@@ -125,7 +112,7 @@ static int fakefs_getattr(const char *path, struct stat *st, struct fuse_file_in
         if (rc < 0)
                 return rc;
         fill_stat(n, st);
-        uint64_t huge = n->type == CTK_NODE_FILE ? ctk_fakefs_faults_size(fs()->faults, path) : 0;
+        uint64_t huge = n->type == CTK_NODE_FILE ? ctk_fakefs_faults_size(fakefs_fuse_fs()->faults, path) : 0;
         if (huge > (uint64_t)st->st_size)
                 st->st_size = (off_t)huge;
         if (strcmp(path, "/") == 0)
@@ -148,9 +135,9 @@ static int fakefs_readlink(const char *path, char *buf, size_t size)
         return 0;
 }
 
-static int new_handle(struct fuse_file_info *fi, struct handle **out)
+static int new_handle(struct fuse_file_info *fi, struct fakefs_handle **out)
 {
-        struct handle *h = calloc(1, sizeof(*h));
+        struct fakefs_handle *h = calloc(1, sizeof(*h));
         if (h == NULL)
                 return -ENOMEM;
         fi->fh = (uint64_t)(uintptr_t)h;
@@ -163,7 +150,7 @@ static int new_handle(struct fuse_file_info *fi, struct handle **out)
 static int tree_handle(struct fuse_file_info *fi, struct ctk_fakefs_tree *t, const struct ctk_fakefs_node *n,
                        int refused)
 {
-        struct handle *h;
+        struct fakefs_handle *h;
         int rc = refused < 0 ? refused : new_handle(fi, &h);
         if (rc < 0) {
                 ctk_fakefs_tree_unref(t);
@@ -174,14 +161,9 @@ static int tree_handle(struct fuse_file_info *fi, struct ctk_fakefs_tree *t, con
         return 0;
 }
 
-static struct handle *handle_of(struct fuse_file_info *fi)
-{
-        return (struct handle *)(uintptr_t)fi->fh;
-}
-
 static int fakefs_opendir(const char *path, struct fuse_file_info *fi)
 {
-        struct handle *h;
+        struct fakefs_handle *h;
         if (is_ctl_dir(path))
                 return new_handle(fi, &h);
         struct ctk_fakefs_tree *t;
@@ -197,7 +179,7 @@ static int fakefs_readdir(const char *path, void *buf, fuse_fill_dir_t filler, o
 {
         (void)off;
         (void)flags;
-        struct handle *h = handle_of(fi);
+        struct fakefs_handle *h = fakefs_fuse_handle(fi);
         filler(buf, ".", NULL, 0, 0);
         filler(buf, "..", NULL, 0, 0);
         if (h->node == NULL) { /* .fakefs */
@@ -217,7 +199,7 @@ static int fakefs_readdir(const char *path, void *buf, fuse_fill_dir_t filler, o
                         sub = NULL;
                         return -ENOMEM;
                 }
-                if (!ctk_fakefs_faults_hidden(fs()->faults, sub))
+                if (!ctk_fakefs_faults_hidden(fakefs_fuse_fs()->faults, sub))
                         filler(buf, name, NULL, 0, 0);
         }
         return 0;
@@ -225,7 +207,7 @@ static int fakefs_readdir(const char *path, void *buf, fuse_fill_dir_t filler, o
 
 static int release_handle(struct fuse_file_info *fi)
 {
-        struct handle *h = handle_of(fi);
+        struct fakefs_handle *h = fakefs_fuse_handle(fi);
         if (h != NULL) {
                 ctk_fakefs_tree_unref(h->tree);
                 free(h->text);
@@ -253,16 +235,16 @@ static bool wants_write(const struct fuse_file_info *fi)
 
 static int fakefs_open(const char *path, struct fuse_file_info *fi)
 {
-        struct handle *h;
+        struct fakefs_handle *h;
         int rc;
         fi->direct_io = 1;
         fi->keep_cache = 0;
-        if (is_ctl(path)) {
+        if (fakefs_fuse_is_ctl(path)) {
                 if ((rc = new_handle(fi, &h)) < 0)
                         return rc;
                 h->ctl = true;
                 if ((fi->flags & O_ACCMODE) != O_WRONLY) {
-                        h->text = ctk_fakefs_faults_list(fs()->faults);
+                        h->text = ctk_fakefs_faults_list(fakefs_fuse_fs()->faults);
                         h->len = h->text != NULL ? strlen(h->text) : 0;
                 }
                 return 0;
@@ -279,7 +261,7 @@ static int fakefs_open(const char *path, struct fuse_file_info *fi)
 
 static int fakefs_read(const char *path, char *buf, size_t size, off_t off, struct fuse_file_info *fi)
 {
-        struct handle *h = handle_of(fi);
+        struct fakefs_handle *h = fakefs_fuse_handle(fi);
         const char *data = h->ctl ? h->text : h->node->data;
         size_t len = h->ctl ? h->len : h->node->len;
         if (!h->ctl) {
@@ -287,7 +269,7 @@ static int fakefs_read(const char *path, char *buf, size_t size, off_t off, stru
                 if (rc < 0)
                         return rc;
         }
-        uint64_t huge = h->ctl ? 0 : ctk_fakefs_faults_size(fs()->faults, path);
+        uint64_t huge = h->ctl ? 0 : ctk_fakefs_faults_size(fakefs_fuse_fs()->faults, path);
         if (off < 0 || (uint64_t)off >= (huge > len ? huge : len))
                 return 0;
         size_t n = 0;
@@ -302,108 +284,6 @@ static int fakefs_read(const char *path, char *buf, size_t size, off_t off, stru
                 n += pad;
         }
         return (int)n;
-}
-
-static int report(const char *what, struct ctk_error *err)
-{
-        int code = err->code > 0 ? err->code : EIO;
-        if (fs()->debug)
-                fprintf(stderr, "amd-ctk-fakefs: %s: %s\n", what, err->msg);
-        ctk_error_free(err);
-        return -code;
-}
-
-static int fakefs_write(const char *path, const char *buf, size_t size, off_t off, struct fuse_file_info *fi)
-{
-        (void)off;
-        struct handle *h = handle_of(fi);
-        struct ctk_error *err = NULL;
-        _cleanup_free_ char *text = strndup(buf, size);
-        if (text == NULL)
-                return -ENOMEM;
-        if (strlen(text) != size)
-                return -EINVAL;
-        if (h->ctl) {
-                if (ctk_fakefs_faults_apply(fs()->faults, text, FAKEFS_CTL, &err) < 0)
-                        return report(path, err);
-                return (int)size;
-        }
-        const struct ctk_fakefs_node *n = h->node;
-        int rc = n->write_kind == CTK_FAKEFS_WRITE_COMPUTE_PARTITION
-                     ? ctk_fakefs_host_set_compute_partition(fs()->host, n->write_arg, text, &err)
-                     : ctk_fakefs_host_set_memory_partition(fs()->host, n->write_arg, text, &err);
-        if (rc < 0)
-                return report(path, err);
-        return (int)size;
-}
-
-static int fakefs_truncate(const char *path, off_t size, struct fuse_file_info *fi)
-{
-        (void)size;
-        (void)fi;
-        if (is_ctl(path))
-                return 0;
-        _cleanup_fakefs_tree_ struct ctk_fakefs_tree *t = NULL;
-        const struct ctk_fakefs_node *n;
-        int rc = lookup(path, &t, &n);
-        if (rc < 0)
-                return rc;
-        if (n->type == CTK_NODE_DIR)
-                return -EISDIR;
-        return n->write_kind != CTK_FAKEFS_WRITE_NONE ? 0 : -EACCES;
-}
-
-/* The tree is read-only apart from the partition files and the control
- * file: creating, removing, renaming or changing owners is refused. */
-static int fakefs_create(const char *path, mode_t mode, struct fuse_file_info *fi)
-{
-        (void)path;
-        (void)mode;
-        (void)fi;
-        return -EACCES;
-}
-
-static int fakefs_mkdir(const char *path, mode_t mode)
-{
-        (void)path;
-        (void)mode;
-        return -EACCES;
-}
-
-static int fakefs_remove(const char *path)
-{
-        (void)path;
-        return -EACCES;
-}
-
-static int fakefs_link(const char *from, const char *to)
-{
-        (void)from;
-        (void)to;
-        return -EACCES;
-}
-
-static int fakefs_rename(const char *from, const char *to, unsigned int flags)
-{
-        (void)flags;
-        return fakefs_link(from, to);
-}
-
-static int fakefs_chmod(const char *path, mode_t mode, struct fuse_file_info *fi)
-{
-        (void)path;
-        (void)mode;
-        (void)fi;
-        return -EPERM;
-}
-
-static int fakefs_chown(const char *path, uid_t uid, gid_t gid, struct fuse_file_info *fi)
-{
-        (void)path;
-        (void)uid;
-        (void)gid;
-        (void)fi;
-        return -EPERM;
 }
 
 static int fakefs_statfs(const char *path, struct statvfs *st)
@@ -437,17 +317,17 @@ const struct fuse_operations fakefs_fuse_ops = {
     .releasedir = fakefs_releasedir,
     .open = fakefs_open,
     .read = fakefs_read,
-    .write = fakefs_write,
-    .truncate = fakefs_truncate,
+    .write = fakefs_fuse_write,
+    .truncate = fakefs_fuse_truncate,
     .release = fakefs_release,
     .statfs = fakefs_statfs,
-    .create = fakefs_create,
-    .mkdir = fakefs_mkdir,
-    .unlink = fakefs_remove,
-    .rmdir = fakefs_remove,
-    .symlink = fakefs_link,
-    .link = fakefs_link,
-    .rename = fakefs_rename,
-    .chmod = fakefs_chmod,
-    .chown = fakefs_chown,
+    .create = fakefs_fuse_create,
+    .mkdir = fakefs_fuse_mkdir,
+    .unlink = fakefs_fuse_remove,
+    .rmdir = fakefs_fuse_remove,
+    .symlink = fakefs_fuse_link,
+    .link = fakefs_fuse_link,
+    .rename = fakefs_fuse_rename,
+    .chmod = fakefs_fuse_chmod,
+    .chown = fakefs_fuse_chown,
 };
