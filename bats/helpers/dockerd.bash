@@ -102,6 +102,7 @@ _dockerd_launch() {
                 --ip-forward=false --ip-masq=false --userland-proxy=false \
                 </dev/null >>"$d/dockerd.log" 2>&1 3>&- &
         echo $! >"$d/dockerd.launch.pid"
+        disown # (a daemon a test kills on purpose is not reported by the shell)
         ctk_wait_for "$DOCKERD_TIMEOUT" _dockerd_ready || {
                 echo "dockerd did not start within ${DOCKERD_TIMEOUT}s:" >&2
                 tail -n 20 "$d/dockerd.log" >&2

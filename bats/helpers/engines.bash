@@ -77,6 +77,7 @@ NS
         setsid "${ns[@]}" sh "$e/ns.sh" </dev/null >"$e/ns.log" 2>&1 3>&- &
         echo $! >"$e/ns.pid"
         ENGINES_PID=$!
+        disown # (stopped by a kill, which the shell need not report)
         export ENGINES_PID
         ctk_wait_for 20 _engines_ns_ready || {
                 echo "engines: the namespace did not come up:" >&2
