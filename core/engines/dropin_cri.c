@@ -12,14 +12,12 @@
 struct copy {
         struct ctk_cri_section s;
         FILE *f;
-        char *name_q, *path_q;
+        const char *name_q, *path_q;
 };
 
 static void copy_clear(struct copy *c)
 {
         ctk_cri_section_clear(&c->s);
-        free(c->name_q);
-        free(c->path_q);
 }
 
 /* Bytes [from, to) of the source, ending with a newline. */
@@ -199,15 +197,14 @@ static int put_all(struct copy *c)
         return 0;
 }
 
-int ctk_dropin_cri_write(FILE *f, const struct ctk_dropin *d, struct ctk_error **err)
+int ctk_dropin_cri_write(FILE *f, const struct ctk_dropin *d, const char *name_q, const char *path_q,
+                         struct ctk_error **err)
 {
-        __attribute__((cleanup(copy_clear))) struct copy c = {.f = f};
+        __attribute__((cleanup(copy_clear))) struct copy c = {.f = f, .name_q = name_q, .path_q = path_q};
         if (ctk_cri_section_read(&c.s, d, err) < 0)
                 return -1;
-        c.name_q = ctk_toml_quote(d->name);
-        c.path_q = ctk_toml_quote(d->runtime_path);
         _cleanup_free_ char *cri = ctk_toml_key_text(c.s.cri.parts, c.s.cri.n);
-        if (c.name_q == NULL || c.path_q == NULL || cri == NULL)
+        if (cri == NULL)
                 return ctk_error_set(err, ENOMEM, "out of memory");
         fprintf(f,
                 "# containerd before 2.1 replaces a plugin's whole section of config.toml with\n"

@@ -12,9 +12,11 @@
 #include "core/base/base.h"
 #include "dropins.h"
 
-/* Writes the drop-in's version line and CRI section to f, from d->source;
- * a source whose CRI section cannot be copied faithfully is one error
- * NAME:LINE:COLUMN saying what to change. */
-int ctk_dropin_cri_write(FILE *f, const struct ctk_dropin *d, struct ctk_error **err);
+/* Writes the drop-in's version line and CRI section to f, from d->source,
+ * with d's runtime name and executable as TOML strings (name_q, path_q, as
+ * ctk_toml_quote gives them); a source whose CRI section cannot be copied
+ * faithfully is one error NAME:LINE:COLUMN saying what to change. */
+int ctk_dropin_cri_write(FILE *f, const struct ctk_dropin *d, const char *name_q, const char *path_q,
+                         struct ctk_error **err);
 
 #endif

@@ -22,7 +22,7 @@ int ctk_dropin_text(const struct ctk_dropin *d, char **out, struct ctk_error **e
         int r = 0;
         switch (d->engine) {
         case CTK_DROPIN_CONTAINERD:
-                r = ctk_dropin_cri_write(f, d, err);
+                r = ctk_dropin_cri_write(f, d, name, path, err);
                 break;
         case CTK_DROPIN_PODMAN: /* containers.conf(5) */
                 if (d->set_as_default)
