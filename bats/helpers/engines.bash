@@ -71,6 +71,13 @@
 #                            to bind into containers for dev-probe --host
 #   engines_probe_verdict GIVEN OTHERS: the last line of a dev-probe run
 #                            whose GIVEN nodes were allowed and OTHERS denied
+#   engines_proven INDEX... -- COMMAND...  (after engines_hostdev) COMMAND,
+#                            an engine's run up to and with the image, with
+#                            ENGINES_HOSTDEV_BIND's directory at /host-dev,
+#                            runs `sh -c "$ENGINES_CHECK"`: the container must
+#                            hold exactly the nodes of GPUs INDEX... (none
+#                            when none is given), the kernel must have let it
+#                            open them and refused the host's other nodes
 #   engines_stop
 
 : "${CTK_REPO:?load helpers/common before helpers/engines}"
@@ -298,6 +305,31 @@ engines_hostdev() {
                 rm -rf "$ENGINES_DIR/hostdev/sys"
 }
 
+engines_proven() {
+        local sel=() total nodes=() given
+        while [ "$1" != -- ]; do
+                sel+=("$1")
+                shift
+        done
+        shift
+        run "$@" sh -c "$ENGINES_CHECK"
+        printf '%s\n' "$output"
+        [ "$status" -eq 0 ] || return 1
+        mapfile -t nodes < <(printf '%s\n' "${lines[@]}" | sed '/^--$/q' | grep '^/dev/' | sort)
+        if [ ${#sel[@]} -gt 0 ]; then
+                [ "$(printf '%s\n' "${nodes[@]}")" = "$(engines_expected "${sel[@]}")" ] || {
+                        echo "engines_proven: the nodes are not those of GPUs ${sel[*]}:" >&2
+                        engines_expected "${sel[@]}" >&2
+                        return 1
+                }
+        else
+                [ ${#nodes[@]} -eq 0 ] || return 1
+        fi
+        given=${#nodes[@]}
+        total=$(find "$ENGINES_DIR/hostdev/dev" -type c | wc -l)
+        [ "${lines[-1]}" = "$(engines_probe_verdict "$given" $((total - given)))" ]
+}
+
 # engines_probe_verdict GIVEN OTHERS: dev-probe's last line when GIVEN nodes
 # were given (and opened or answered ENXIO) and OTHERS other nodes were
 # refused with EPERM
@@ -306,6 +338,11 @@ engines_probe_verdict() { printf 'dev-probe: %s given allowed, %s others denied\
 # (name type major:minor mode uid gid) of a device node, as the scenarios
 # compare them: one node per line, sorted
 ENGINES_NODE_FORMAT='%n %F %t:%T %a %u %g'
+
+# what engines_proven runs in a container: its GPU nodes, a separator,
+# dev-probe's lines; and where the host's nodes are for it
+ENGINES_CHECK="stat -c '$ENGINES_NODE_FORMAT' /dev/dri/* /dev/kfd 2>/dev/null | grep -v ' directory '; echo --; dev-probe --host /host-dev"
+ENGINES_HOSTDEV_BIND=/ctk/hostdev/dev
 
 # engines_expected INDEX...: the nodes of those GPUs on the simulated host at
 # /ctk-host (what `amd-ctk gpu list --json` says they hold), and /dev/kfd
