@@ -10,7 +10,9 @@
 #     sandbox always gets CPU shares, and this machine's cgroup2 hierarchy
 #     offers no cpu controller);
 #   * `ctr run --device amd.com/gpu=N` (ctr 2.x reads CDI specs) and the
-#     README's `ctr run --runc-binary /usr/bin/amd-container-runtime`.
+#     README's `ctr run --runc-binary /usr/bin/amd-container-runtime` (on
+#     cgroup v2 with --cpu-shares 0: the cpu controller is not on cgroup2
+#     here).
 # Every container has the simulated host's nodes at /host-dev and runs
 # dev-probe: its own nodes open (ENXIO), every other GPU's node is refused
 # (EPERM), beside the node list.
@@ -42,11 +44,21 @@ start() {
         cri_start --default-config
 }
 
-# ctr_run ARGS...: ctr run of the image with the host's nodes at /host-dev
-# (ARGS: ctr's options; a container name of its own each time)
+# ctr_run OPTION... -- COMMAND...: ctr run of the image with the host's
+# nodes at /host-dev (a container name of its own each time).  On cgroup v2
+# with --cpu-shares 0: ctr asks for 1024 CPU shares by default, and this
+# machine's cgroup2 hierarchy has no cpu controller (as podman gets
+# pids_limit 0 for want of the pids one).
 ctr_run() {
-        engines_in ctr run --rm --mount "type=bind,src=$ENGINES_HOSTDEV_BIND,dst=/host-dev,options=rbind:ro" "$@" \
-                "$IMAGE" "ctk-$$-$RANDOM"
+        local opts=()
+        [ "$ENGINES_CGROUP" != v2 ] || opts=(--cpu-shares 0)
+        while [ "$1" != -- ]; do
+                opts+=("$1")
+                shift
+        done
+        shift
+        engines_in ctr run --rm --mount "type=bind,src=$ENGINES_HOSTDEV_BIND,dst=/host-dev,options=rbind:ro" \
+                "${opts[@]}" "$IMAGE" "ctk-$$-$RANDOM" "$@"
 }
 
 containerd2() {
@@ -73,8 +85,8 @@ containerd2() {
                 echo "# (CRI pods on this machine's cgroup2 view: refused for want of the cpu controller)" >&3
         fi
         # ctr: CDI names, and our runtime as the runc binary
-        engines_proven 3 -- ctr_run --device amd.com/gpu=3
-        engines_proven 0 -- ctr_run --runc-binary /usr/bin/amd-container-runtime --env AMD_VISIBLE_DEVICES=0
+        engines_proven 3 -- ctr_run --device amd.com/gpu=3 --
+        engines_proven 0 -- ctr_run --runc-binary /usr/bin/amd-container-runtime --env AMD_VISIBLE_DEVICES=0 --
 }
 
 @test "containerd 2 (sid), cgroup v2: default config + runtime configure; CRI handler amd and CDIDevices, ctr --device and --runc-binary, proven by the kernel" {

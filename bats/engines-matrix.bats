@@ -39,6 +39,13 @@ start() {
         engines_start --release "$1" --cgroup "$2" --deb --no-dockerd
         echo "# $1 $2: $(engines_versions)" >&3
         grep -q '^Setting up amd-container-toolkit ' "$ENGINES_DIR/dpkg.log"
+        # the layout the engines see: cgroup2 alone, or v1 without the cgroup2 mount
+        if [ "$2" = v2 ]; then
+                [ "$(engines_in stat -f -c %T /sys/fs/cgroup)" = cgroup2fs ]
+        else
+                [ "$(engines_in stat -f -c %T /sys/fs/cgroup)" = tmpfs ]
+                ! engines_in grep -q ' /sys/fs/cgroup/unified ' /proc/self/mounts
+        fi
         engines_fakefs_mount "$SEED"
         engines_hostdev "$SEED"
         run engines_in amd-ctk cdi generate
@@ -58,8 +65,15 @@ docker_matrix() {
         engines_in amd-ctk runtime configure --runtime=docker "${opts[@]}" >/dev/null
         engines_dockerd_start
         proven 1 -- engines_in docker run --rm --runtime=amd -e AMD_VISIBLE_DEVICES=1 "${BIND[@]}" rocm/rocm-terminal
-        # no GPU asked: the other nodes are refused all the same
+        # no GPU asked: the other nodes are refused all the same, and the
+        # probe says so when told a refused node was given
         proven -- engines_in docker run --rm --runtime=amd "${BIND[@]}" rocm/rocm-terminal
+        if [ "$ENGINES_RELEASE" = sid ]; then
+                run engines_in docker run --rm "${BIND[@]}" rocm/rocm-terminal dev-probe --host /host-dev /host-dev/dri/card0
+                [ "$status" -eq 1 ]
+                [[ "$output" == *"/host-dev/dri/card0 226:0 EPERM denied WRONG (a given node must open or fail with ENXIO)"* ]]
+                [ "${lines[-1]}" = "dev-probe: 1 WRONG" ]
+        fi
         [ "$cdi" = none ] ||
                 proven 2 -- engines_in docker run --rm --device amd.com/gpu=2 "${BIND[@]}" rocm/rocm-terminal
 }

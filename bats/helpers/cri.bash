@@ -28,6 +28,10 @@ CRI_TIMEOUT=${CRI_TIMEOUT:-60}
 cri_start() {
         local e=$ENGINES_DIR
         cp "$CTK_REPO/bats/helpers/cri-run.py" "$e/cri-run.py" || return 1
+        # the gRPC stubs, generated once per root (seconds of CPU each time)
+        # into the build tree, seen as /ctk-build in the root
+        CRI_STUBS=/ctk-build/cri-stubs/$ENGINES_RELEASE-$(sha1sum <"$ENGINES_ROOT/.ctk-root" | cut -c1-12)
+        export CRI_STUBS
         if [ "${1:-}" = --default-config ]; then
                 _cri_default_config || return 1
         else
@@ -113,7 +117,7 @@ cri_stop() {
 }
 
 cri_client() {
-        engines_in python3 /ctk/cri-run.py --stubs /ctk/cri-stubs --log-dir /ctk/cri-logs "$@"
+        engines_in python3 /ctk/cri-run.py --stubs "${CRI_STUBS:-/ctk/cri-stubs}" --log-dir /ctk/cri-logs "$@"
 }
 
 # cri_run [--runtime-handler NAME] [--env K=V] [--cdi-device NAME]
