@@ -59,7 +59,7 @@ static void add(struct list *l, const char *path, const struct stat *st)
                 exit(2);
         }
         struct node *n = &l->v[l->n++];
-        snprintf(n->path, sizeof(n->path), "%s", path);
+        (void)snprintf(n->path, sizeof(n->path), "%s", path);
         n->rdev = st->st_rdev;
         n->block = S_ISBLK(st->st_mode);
 }
