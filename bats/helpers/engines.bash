@@ -198,7 +198,9 @@ NS
 # brought up to date, first); prints its path
 engines_deb() {
         local out
-        out=$(make --no-print-directory -s -C "$CTK_REPO" deb 2>&1) || {
+        # (one make deb at a time: test files run side by side share build/deb)
+        mkdir -p "$CTK_REPO/build"
+        out=$(flock "$CTK_REPO/build/.deb.lock" make --no-print-directory -s -C "$CTK_REPO" deb 2>&1) || {
                 echo "engines: make deb failed: $out" >&2
                 return 1
         }
