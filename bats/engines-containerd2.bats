@@ -24,7 +24,7 @@ load helpers/images
 load helpers/engines
 load helpers/cri
 
-export BATS_TEST_TIMEOUT=${BATS_TEST_TIMEOUT:-600}
+export BATS_TEST_TIMEOUT=${BATS_TEST_TIMEOUT:-1200} # a hang detector: one root, many containers, on a loaded machine
 
 teardown() {
         cri_stop

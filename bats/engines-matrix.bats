@@ -25,7 +25,7 @@ load helpers/common
 load helpers/images
 load helpers/engines
 
-export BATS_TEST_TIMEOUT=${BATS_TEST_TIMEOUT:-600}
+export BATS_TEST_TIMEOUT=${BATS_TEST_TIMEOUT:-1200} # a hang detector: one root, many containers, on a loaded machine
 export PODMAN_IGNORE_CGROUPSV1_WARNING=1
 
 teardown() { engines_stop; }
