@@ -32,8 +32,8 @@
 #                 has them: /etc/docker/daemon.json (no bridge, no
 #                 iptables), /etc/containers/containers.conf (cgroupfs,
 #                 file events, no network namespace, pids_limit 0: the
-#                 unified hierarchy here has no pids controller; nofile at
-#                 the hard limit, which root here cannot raise) and
+#                 unified hierarchy here has no pids controller; nofile and
+#                 nproc at the hard limits, which root here cannot raise) and
 #                 storage.conf (vfs in ENGINES_DIR).  Commands then run as
 #                 the README types them: engines_in docker run ..., podman
 #                 run ..., amd-ctk runtime configure --runtime=podman.
@@ -230,12 +230,15 @@ _engines_install() {
         }
         engines_in mkdir -p /etc/docker /etc/containers || return 1
         echo '{"bridge": "none", "iptables": false, "ip6tables": false}' | engines_in tee /etc/docker/daemon.json >/dev/null
-        # (nofile: Podman 4 raises it to 1048576, beyond the hard limit that
-        # root without CAP_SYS_RESOURCE, as on this machine, cannot raise)
-        local nofile
-        nofile=$(ulimit -Hn)
-        printf '[containers]\nnetns = "none"\npids_limit = 0\ndefault_ulimits = ["nofile=%s:%s"]\n\n[engine]\ncgroup_manager = "cgroupfs"\nevents_logger = "file"\n' \
-                "$nofile" "$nofile" | engines_in tee /etc/containers/containers.conf >/dev/null
+        # (nofile, nproc: Podman 4 raises them to 1048576 and more, beyond
+        # the hard limits that root without CAP_SYS_RESOURCE, as on this
+        # machine, cannot raise)
+        local nofile nproc
+        nofile=$(ulimit -Hn) nproc=$(ulimit -Hu)
+        [ "$nofile" != unlimited ] || nofile=-1
+        [ "$nproc" != unlimited ] || nproc=-1
+        printf '[containers]\nnetns = "none"\npids_limit = 0\ndefault_ulimits = ["nofile=%s:%s", "nproc=%s:%s"]\n\n[engine]\ncgroup_manager = "cgroupfs"\nevents_logger = "file"\n' \
+                "$nofile" "$nofile" "$nproc" "$nproc" | engines_in tee /etc/containers/containers.conf >/dev/null
         printf '[storage]\ndriver = "vfs"\ngraphroot = "/ctk/podman/root"\nrunroot = "/run/podman"\n' |
                 engines_in tee /etc/containers/storage.conf >/dev/null
 }

@@ -13,7 +13,7 @@
 
 #include "cli_stubs.h"
 #include "core/base/tests/scratch_dir.h"
-#include "core/engines/dropins.h"
+#include "core/engines/engines.h"
 #include "ctk/runtime_configure.h"
 
 static char *dir;
