@@ -33,7 +33,7 @@
 #                 iptables), /etc/containers/containers.conf (cgroupfs,
 #                 file events, no network namespace, pids_limit 0: the
 #                 unified hierarchy here has no pids controller; nofile and
-#                 nproc at the hard limits, which root here cannot raise) and
+#                 nproc 1024, below the hard limits root here cannot raise) and
 #                 storage.conf (vfs in ENGINES_DIR).  Commands then run as
 #                 the README types them: engines_in docker run ..., podman
 #                 run ..., amd-ctk runtime configure --runtime=podman.
@@ -230,13 +230,10 @@ _engines_install() {
         }
         engines_in mkdir -p /etc/docker /etc/containers || return 1
         echo '{"bridge": "none", "iptables": false, "ip6tables": false}' | engines_in tee /etc/docker/daemon.json >/dev/null
-        # (nofile, nproc: Podman 4 raises them to 1048576 and more, beyond
-        # the hard limits that root without CAP_SYS_RESOURCE, as on this
-        # machine, cannot raise)
-        local nofile nproc
-        nofile=$(ulimit -Hn) nproc=$(ulimit -Hu)
-        [ "$nofile" != unlimited ] || nofile=-1
-        [ "$nproc" != unlimited ] || nproc=-1
+        # (nofile, nproc 1024: Podman 4's defaults exceed the hard limits
+        # that root without CAP_SYS_RESOURCE, as on this machine, cannot
+        # raise, and the OCI runtime fails to set them; as helpers/podman.bash)
+        local nofile=1024 nproc=1024
         printf '[containers]\nnetns = "none"\npids_limit = 0\ndefault_ulimits = ["nofile=%s:%s", "nproc=%s:%s"]\n\n[engine]\ncgroup_manager = "cgroupfs"\nevents_logger = "file"\n' \
                 "$nofile" "$nofile" "$nproc" "$nproc" | engines_in tee /etc/containers/containers.conf >/dev/null
         printf '[storage]\ndriver = "vfs"\ngraphroot = "/ctk/podman/root"\nrunroot = "/run/podman"\n' |
