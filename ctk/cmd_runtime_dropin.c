@@ -105,6 +105,18 @@ static int remove_dropin(const struct configure_opts *o, const struct loaded *ol
         return 0;
 }
 
+/* containerd's default runtime runs every pod: what a shared cluster
+ * should set (docs/kubernetes.md says why). */
+static void shared_cluster_advice(const struct configure_opts *o)
+{
+        if (strcmp(o->runtime, "containerd") != 0 || !o->set_default || o->dry_run)
+                return;
+        puts("As the default runtime, amd runs every pod: any pod that sets AMD_VISIBLE_DEVICES would get GPUs "
+             "around the device plugin's accounting.");
+        puts("On a shared cluster, give GPUs through the device plugin (device specs or CDI) and set "
+             "\"accept-visible-devices-envvar-when-unprivileged\": false in " CTK_DEFAULT_CONFIG_PATH);
+}
+
 int ctk_runtime_configure_dropin(const struct configure_opts *o)
 {
         _cleanup_error_ struct ctk_error *err = NULL;
@@ -164,6 +176,7 @@ int ctk_runtime_configure_dropin(const struct configure_opts *o)
                 return ctk_cli_fail(err);
         if (same && imp.edited == NULL) {
                 printf("The drop-in is already up to date: %s\n", o->config_path);
+                shared_cluster_advice(o);
                 return 0;
         }
         if (containerd)
@@ -171,5 +184,6 @@ int ctk_runtime_configure_dropin(const struct configure_opts *o)
                        "whole section with an imported one): after editing that section, run this command again\n",
                        o->containerd_config);
         puts(restart_line(o->runtime));
+        shared_cluster_advice(o);
         return 0;
 }
