@@ -69,7 +69,11 @@ int ctk_runtime_config_load(const char *path, struct loaded *l, struct ctk_error
                 return -1;
         }
         struct stat st;
-        l->mode = stat(path, &st) == 0 ? (st.st_mode & 07777) : NEW_FILE_MODE;
+        if (stat(path, &st) < 0)
+                return ctk_error_errno(err, errno, "cannot read %s", path);
+        l->mode = st.st_mode & 07777;
+        l->uid = st.st_uid;
+        l->gid = st.st_gid;
         return 0;
 }
 
@@ -94,7 +98,7 @@ int ctk_runtime_config_save(const char *path, const struct loaded *old, const ch
                 _cleanup_free_ char *bak = NULL;
                 if (asprintf(&bak, "%s.bak", path) < 0)
                         return ctk_error_set(err, ENOMEM, "out of memory");
-                if (ctk_file_write_atomic(bak, old->text, old->len, old->mode, err) < 0)
+                if (ctk_file_write_atomic_as(bak, old->text, old->len, old->mode, old->uid, old->gid, 0, err) < 0)
                         return ctk_error_prefix(err, "cannot keep the previous configuration");
         }
         if (ctk_file_write_atomic(path, text, strlen(text), old->text != NULL ? old->mode : NEW_FILE_MODE, err) < 0)

@@ -163,11 +163,14 @@ int ctk_runtime_configure_dropin(const struct configure_opts *o)
                 fputs(text, stdout);
                 return apply_imports(o, true, &imp, &err) < 0 ? ctk_cli_fail(err) : 0;
         }
-        bool same = old_text != NULL && strcmp(old_text, text) == 0;
+        /* containerd's copies config.toml's CRI section (registry credentials
+         * too): never readable by more than config.toml */
+        mode_t mode = containerd && imp.main_cfg.text != NULL ? imp.main_cfg.mode & NEW_FILE_MODE : NEW_FILE_MODE;
+        bool same = old_text != NULL && strcmp(old_text, text) == 0 && old.mode == mode;
         /* the drop-in first: config.toml never imports a file that is not there */
         if (!same) {
                 if (ctk_mkdir_parent(o->config_path, 0755, &err) < 0 ||
-                    ctk_file_write_atomic_flags(o->config_path, text, strlen(text), NEW_FILE_MODE,
+                    ctk_file_write_atomic_flags(o->config_path, text, strlen(text), mode,
                                                 CTK_WRITE_FORCE_MODE | CTK_WRITE_REAL_DIR, &err) < 0)
                         return ctk_cli_fail(err);
                 printf("Wrote %s\n", o->config_path);

@@ -8,8 +8,8 @@
 
 bool rt_policy_privileged(const json_t *spec)
 {
-        const json_t *bounding = json_object_get(json_object_get(json_object_get(spec, "process"), "capabilities"),
-                                                 "bounding");
+        const json_t *bounding =
+            json_object_get(json_object_get(json_object_get(spec, "process"), "capabilities"), "bounding");
         size_t i;
         const json_t *cap;
         json_array_foreach(bounding, i, cap)

@@ -34,7 +34,8 @@ static void test_privileged(void **state)
                  "\"effective\": [\"CAP_SYS_ADMIN\"], \"permitted\": [\"CAP_SYS_ADMIN\"]}}}");
         _cleanup_json_ json_t *none = spec("{\"process\": {\"env\": []}}");
         _cleanup_json_ json_t *odd = spec("{\"process\": {\"capabilities\": {\"bounding\": \"CAP_SYS_ADMIN\"}}}");
-        _cleanup_json_ json_t *lower = spec("{\"process\": {\"capabilities\": {\"bounding\": [\"cap_sys_admin\", 1]}}}");
+        _cleanup_json_ json_t *lower =
+            spec("{\"process\": {\"capabilities\": {\"bounding\": [\"cap_sys_admin\", 1]}}}");
         assert_true(rt_policy_privileged(priv));
         /* only the bounding set counts */
         assert_false(rt_policy_privileged(docker_default));
@@ -71,9 +72,10 @@ static void test_kinds(void **state)
         assert_int_equal(ctk_strv_push(&sources, "AMD_VISIBLE_DEVICES"), 0);
         _cleanup_error_ struct ctk_error *err = NULL;
         assert_int_equal(rt_policy_check_kinds(&c, &names, &sources, &err), -1);
-        assert_string_equal(err->msg, "AMD_VISIBLE_DEVICES: 'nvidia.com/gpu=all' is a CDI device of kind nvidia.com/gpu, "
-                                      "which this runtime does not resolve (config key cdi-kinds: amd.com/gpu); add the "
-                                      "kind to cdi-kinds, or \"*\" for any kind");
+        assert_string_equal(err->msg,
+                            "AMD_VISIBLE_DEVICES: 'nvidia.com/gpu=all' is a CDI device of kind nvidia.com/gpu, "
+                            "which this runtime does not resolve (config key cdi-kinds: amd.com/gpu); add the "
+                            "kind to cdi-kinds, or \"*\" for any kind");
         /* "*": any vendor, as before the key */
         assert_int_equal(ctk_strv_push(&c.cdi_kinds, "*"), 0);
         assert_int_equal(rt_policy_check_kinds(&c, &names, &sources, NULL), 0);
@@ -81,9 +83,10 @@ static void test_kinds(void **state)
         ctk_strv_clear(&c.cdi_kinds);
         ctk_error_free(ctk_steal(&err));
         assert_int_equal(rt_policy_check_kinds(&c, &names, NULL, &err), -1);
-        assert_string_equal(err->msg, "'amd.com/gpu=0' is a CDI device of kind amd.com/gpu, which this runtime does not "
-                                      "resolve (config key cdi-kinds: none); add the kind to cdi-kinds, or \"*\" for "
-                                      "any kind");
+        assert_string_equal(err->msg,
+                            "'amd.com/gpu=0' is a CDI device of kind amd.com/gpu, which this runtime does not "
+                            "resolve (config key cdi-kinds: none); add the kind to cdi-kinds, or \"*\" for "
+                            "any kind");
         /* a name that is not qualified is left to the resolution's message */
         struct ctk_strv bad _cleanup_strv_ = {0};
         assert_int_equal(ctk_strv_push(&bad, "no kind"), 0);
