@@ -82,6 +82,22 @@ files() { # ROOT
         [ -z "$(grep -v 'root privileges' <<<"$output")" ]
 }
 
+@test "the programs the packages ship are stripped and hardened (checksec on the .debs' files)" {
+        dpkg-deb -x "$(deb)" "$T/main"
+        dpkg-deb -x "$(sim_deb)" "$T/sim"
+        local p progs=("$T/main/usr/bin/amd-ctk" "$T/main/usr/libexec/amd-container-toolkit/amd-container-runtime-full"
+                "$T/sim/usr/bin/amd-ctk-fakefs")
+        for p in "${progs[@]}" "$T/main/usr/bin/amd-container-runtime"; do
+                ! readelf -SW "$p" | grep -q ' \.symtab ' # stripped
+        done
+        run sh "$CTK_REPO/sim/checksec.sh" "${progs[@]}"
+        [ "$status" -eq 0 ]
+        for l in "${lines[@]}"; do [[ "$l" == *": PIE RELRO NX SSP FORTIFY" ]]; done
+        run sh "$CTK_REPO/sim/checksec.sh" --skip FORTIFY "$T/main/usr/bin/amd-container-runtime"
+        [ "$status" -eq 0 ]
+        [ "$output" = "$T/main/usr/bin/amd-container-runtime: PIE RELRO NX SSP" ]
+}
+
 # install_remove_purge ROOT: install on a host without amdgpu, remove keeps
 # the state, purge leaves nothing
 install_remove_purge() {
