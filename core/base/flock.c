@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,7 @@
 
 #include "cleanup.h"
 #include "fileio.h"
+#include "number.h"
 
 static long long now_ms(void)
 {
@@ -34,20 +36,45 @@ int ctk_flock_check(const char *path, const struct stat *st, uid_t euid, struct 
         return 0;
 }
 
+/* The next blank-separated field of [*p, end), or false when there is none. */
+static bool field(const char **p, const char *end, const char **f, size_t *len)
+{
+        while (*p < end && (**p == ' ' || **p == '\t'))
+                (*p)++;
+        *f = *p;
+        while (*p < end && **p != ' ' && **p != '\t')
+                (*p)++;
+        *len = (size_t)(*p - *f);
+        return *len > 0;
+}
+
+/* Whether "MAJ:MIN:INO" (hexadecimal, hexadecimal, decimal) names st's file. */
+static bool same_file(const char *f, size_t len, const struct stat *st)
+{
+        const char *c1 = memchr(f, ':', len);
+        const char *c2 = c1 != NULL ? memchr(c1 + 1, ':', len - (size_t)(c1 + 1 - f)) : NULL;
+        uint64_t maj, min, ino;
+        return c2 != NULL && ctk_parse_u64_hex(f, (size_t)(c1 - f), 0, UINT32_MAX, &maj) == 0 &&
+               ctk_parse_u64_hex(c1 + 1, (size_t)(c2 - c1 - 1), 0, UINT32_MAX, &min) == 0 &&
+               ctk_parse_u64_dec(c2 + 1, len - (size_t)(c2 + 1 - f), UINT64_MAX, &ino) == 0 &&
+               maj == major(st->st_dev) && min == minor(st->st_dev) && ino == (uint64_t)st->st_ino;
+}
+
 pid_t ctk_flock_holder(const char *locks, const struct stat *st)
 {
+        /* "1: FLOCK  ADVISORY  WRITE 1234 08:01:5678 0 EOF" */
         for (const char *line = locks; line != NULL && *line != '\0';) {
-                const char *end = strchr(line, '\n');
-                unsigned maj, min;
-                unsigned long long ino;
-                long pid;
-                char kind[16];
-                /* "1: FLOCK  ADVISORY  WRITE 1234 08:01:5678 0 EOF" */
-                if (sscanf(line, "%*d: %15s %*s %*s %ld %x:%x:%llu", kind, &pid, &maj, &min, &ino) == 5 &&
-                    strcmp(kind, "FLOCK") == 0 && maj == major(st->st_dev) && min == minor(st->st_dev) &&
-                    ino == (unsigned long long)st->st_ino && pid > 0)
+                const char *nl = strchr(line, '\n');
+                const char *end = nl != NULL ? nl : line + strlen(line);
+                const char *p = line, *f[6];
+                size_t len[6], n = 0;
+                while (n < 6 && field(&p, end, &f[n], &len[n]))
+                        n++;
+                uint64_t pid;
+                if (n == 6 && len[1] == 5 && memcmp(f[1], "FLOCK", 5) == 0 &&
+                    ctk_parse_u64_dec(f[4], len[4], INT32_MAX, &pid) == 0 && pid > 0 && same_file(f[5], len[5], st))
                         return (pid_t)pid;
-                line = end != NULL ? end + 1 : NULL;
+                line = nl != NULL ? nl + 1 : NULL;
         }
         return 0;
 }

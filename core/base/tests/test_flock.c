@@ -149,10 +149,8 @@ static void test_holder_from_proc_locks(void **state)
 int main(void)
 {
         const struct CMUnitTest tests[] = {
-            cmocka_unit_test(test_created_ours_alone),
-            cmocka_unit_test(test_bounded_wait_names_holder),
-            cmocka_unit_test(test_refuses_what_others_can_hold),
-            cmocka_unit_test(test_transient),
+            cmocka_unit_test(test_created_ours_alone),           cmocka_unit_test(test_bounded_wait_names_holder),
+            cmocka_unit_test(test_refuses_what_others_can_hold), cmocka_unit_test(test_transient),
             cmocka_unit_test(test_holder_from_proc_locks),
         };
         return cmocka_run_group_tests(tests, setup, teardown);
