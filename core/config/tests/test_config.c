@@ -133,15 +133,15 @@ static void test_cdi_policy_keys(void **state)
         assert_false(ctk_config_cdi_kind_allowed(&c.cdi_kinds, "amd.com/gpu=0"));
         ctk_config_clear(&c);
         check_error("{\"cdi-kinds\": [\"amd.com\"]}",
-                    "config.json:1:15: \"cdi-kinds\" entries are CDI kinds "
+                    "config.json:1:16: \"cdi-kinds\" entries are CDI kinds "
                     "vendor/class (e.g. \"amd.com/gpu\") or \"*\" for any (got \"amd.com\")");
         check_error("{\"cdi-kinds\": [\"amd.com/gpu\", \"amd.com/gpu=0\"]}",
-                    "config.json:1:30: \"cdi-kinds\" entries are CDI kinds vendor/class (e.g. \"amd.com/gpu\") or "
+                    "config.json:1:31: \"cdi-kinds\" entries are CDI kinds vendor/class (e.g. \"amd.com/gpu\") or "
                     "\"*\" for any (got \"amd.com/gpu=0\")");
-        check_error("{\"cdi-kinds\": [\"amd.com/gpu-\"]}", "config.json:1:15: \"cdi-kinds\" entries are CDI kinds "
+        check_error("{\"cdi-kinds\": [\"amd.com/gpu-\"]}", "config.json:1:16: \"cdi-kinds\" entries are CDI kinds "
                                                            "vendor/class (e.g. \"amd.com/gpu\") or \"*\" for any (got "
                                                            "\"amd.com/gpu-\")");
-        check_error("{\"cdi-kinds\": [\"1amd.com/gpu\"]}", "config.json:1:15: \"cdi-kinds\" entries are CDI kinds "
+        check_error("{\"cdi-kinds\": [\"1amd.com/gpu\"]}", "config.json:1:16: \"cdi-kinds\" entries are CDI kinds "
                                                            "vendor/class (e.g. \"amd.com/gpu\") or \"*\" for any (got "
                                                            "\"1amd.com/gpu\")");
         check_error("{\"cdi-kinds\": \"*\"}",
