@@ -15,7 +15,8 @@ setup() {
         [ "$status" -eq 0 ]
         default=$output
         for key in root profile runtime-path log-file log-level state-dir resource-kinds seccomp-numa ctk-path \
-                cdi-spec-dirs cdi-refresh mode cdi-refresh-on-stale; do
+                cdi-spec-dirs cdi-refresh mode cdi-refresh-on-stale accept-visible-devices-envvar-when-unprivileged \
+                cdi-annotation-prefixes cdi-kinds; do
                 jq -e --arg k "$key" 'has($k)' <<<"$default" >/dev/null
         done
         [ "$(jq -r '."log-file"' <<<"$default")" = /var/log/amd-container-runtime.log ]
@@ -26,6 +27,9 @@ setup() {
         [ "$(jq -r '."cdi-refresh"' <<<"$default")" = true ]
         [ "$(jq -r '.mode' <<<"$default")" = auto ]
         [ "$(jq -r '."cdi-refresh-on-stale"' <<<"$default")" = false ]
+        [ "$(jq -r '."accept-visible-devices-envvar-when-unprivileged"' <<<"$default")" = true ]
+        [ "$(jq -c '."cdi-annotation-prefixes"' <<<"$default")" = '["cdi.k8s.io/"]' ]
+        [ "$(jq -c '."cdi-kinds"' <<<"$default")" = '["amd.com/gpu"]' ]
         printf '%s\n' "$default" >"$CFG"
         run "$AMD_CTK" --config "$CFG" config show
         [ "$status" -eq 0 ]

@@ -78,7 +78,8 @@ readme_uuid_profile() {
         fails_with "amd-container-runtime: AMD_VISIBLE_DEVICES: amd.com/gpu=9: no such device in $TOOLKIT_CDI/amd.json (0-3, all)" \
                 docker run --rm --runtime=amd -e AMD_VISIBLE_DEVICES=amd.com/gpu=9 rocm/rocm-terminal true
         [ -z "$(docker ps -aq)" ]
-        fails_with "AMD_VISIBLE_DEVICES: example.com/nic=eth0: no CDI spec in $TOOLKIT_CDI has kind example.com/nic" \
+        # another vendor's kind: refused by default (config key cdi-kinds)
+        fails_with "amd-container-runtime: AMD_VISIBLE_DEVICES: 'example.com/nic=eth0' is a CDI device of kind example.com/nic, which this runtime does not resolve (config key cdi-kinds: amd.com/gpu)" \
                 docker run --rm --runtime=amd -e AMD_VISIBLE_DEVICES=example.com/nic=eth0 rocm/rocm-terminal true
 }
 
@@ -89,7 +90,8 @@ readme_uuid_profile() {
         printf '%s\n' '---' 'cdiVersion: 0.5.0' 'kind: example.com/nic' 'devices:' '- name: eth0' '  containerEdits:' \
                 '    env:' '    - NIC_NAME=eth0' '    mounts:' "    - hostPath: $data" '      containerPath: /opt/nic' \
                 '      options: [ro, rbind]' >"$nic/nic.yaml"
-        toolkit_config profile "$GPU_PROFILE" "$(jq -cn --arg a "$TOOLKIT_CDI" --arg b "$nic" '{"cdi-spec-dirs": [$a, $b]}')"
+        toolkit_config profile "$GPU_PROFILE" "$(jq -cn --arg a "$TOOLKIT_CDI" --arg b "$nic" \
+                '{"cdi-spec-dirs": [$a, $b], "cdi-kinds": ["amd.com/gpu", "example.com/nic"]}')"
         ok docker run --rm --runtime=amd -e AMD_VISIBLE_DEVICES=amd.com/gpu=1,example.com/nic=eth0 rocm/rocm-terminal \
                 sh -c 'echo "NIC_NAME=$NIC_NAME"; cat /opt/nic/fw; echo x 2>&1 >/opt/nic/w; ls -ln /dev/dri /dev/kfd'
         [ "${lines[0]}" = "NIC_NAME=eth0" ]

@@ -2,10 +2,12 @@
 # The Debian packages (make deb): contents, lintian, and install, upgrade,
 # remove and purge with dpkg inside Debian 12 and Debian 13 roots (built
 # once by sim/roots.sh; each test works on a copy-on-write overlay of one),
-# on a host without amdgpu and on the simulated seed host; the CDI refresh
-# service's unit and udev rule checked by systemd 257's own tools; the
-# refresh command on a repartitioned host, and the unit's commands (the CDI
-# spec and the Swarm entries of daemon.json) as systemd runs them.
+# on a host without amdgpu and on the simulated seed host; the programs they
+# ship (stripped) checked for hardening; the CDI refresh service's unit and
+# udev rule checked by systemd 257's own tools (and its sandbox rated); the
+# refresh command on a repartitioned host, and the unit started by systemd
+# 257 itself, booted in namespaces, with its sandbox (the CDI spec and the
+# Swarm entries of daemon.json follow the host).
 
 bats_require_minimum_version 1.5.0
 
@@ -24,8 +26,14 @@ setup_file() {
         TRIXIE=$(realpath "$(cd "$CTK_REPO" && sh sim/roots.sh trixie-pkg trixie systemd udev)") || return 1
 }
 
-setup() { T=$BATS_TEST_TMPDIR; }
-teardown() { fakefs_teardown; }
+setup() {
+        T=$BATS_TEST_TMPDIR
+        BOOT_CGROUP=""
+}
+teardown() {
+        boot_cgroup_remove
+        fakefs_teardown
+}
 
 deb() { ls "$DEBS"/amd-container-toolkit_*.deb; }
 sim_deb() { ls "$DEBS"/amd-container-toolkit-sim_*.deb; }
@@ -80,6 +88,22 @@ files() { # ROOT
         run lintian --tag-display-limit 0 "$(deb)" "$(sim_deb)"
         [ "$status" -eq 0 ]
         [ -z "$(grep -v 'root privileges' <<<"$output")" ]
+}
+
+@test "the programs the packages ship are stripped and hardened (checksec on the .debs' files)" {
+        dpkg-deb -x "$(deb)" "$T/main"
+        dpkg-deb -x "$(sim_deb)" "$T/sim"
+        local p progs=("$T/main/usr/bin/amd-ctk" "$T/main/usr/libexec/amd-container-toolkit/amd-container-runtime-full"
+                "$T/sim/usr/bin/amd-ctk-fakefs")
+        for p in "${progs[@]}" "$T/main/usr/bin/amd-container-runtime"; do
+                ! readelf -SW "$p" | grep -q ' \.symtab ' # stripped
+        done
+        run sh "$CTK_REPO/sim/checksec.sh" "${progs[@]}"
+        [ "$status" -eq 0 ]
+        for l in "${lines[@]}"; do [[ "$l" == *": PIE RELRO NX SSP FORTIFY" ]]; done
+        run sh "$CTK_REPO/sim/checksec.sh" --skip FORTIFY "$T/main/usr/bin/amd-container-runtime"
+        [ "$status" -eq 0 ]
+        [ "$output" = "$T/main/usr/bin/amd-container-runtime: PIE RELRO NX SSP" ]
 }
 
 # install_remove_purge ROOT: install on a host without amdgpu, remove keeps
@@ -138,10 +162,17 @@ install_remove_purge() {
         in_root "$BOOKWORM" test -e /etc/cdi/amd.json
 }
 
-@test "the refresh service and the udev rule pass systemd 257's systemd-analyze verify and udevadm verify" {
+@test "the refresh service and the udev rule pass systemd 257's systemd-analyze verify and udevadm verify; the service is sandboxed (systemd-analyze security)" {
         in_root "$TRIXIE" dpkg -i /debs/$(basename "$(deb)") >/dev/null
         run in_root "$TRIXIE" systemd-analyze verify /lib/systemd/system/amd-cdi-refresh.service
         [ "$status" -eq 0 ]
+        # sandboxed: an exposure of 5.0 at most ("OK"; 9.6 "UNSAFE" without)
+        run in_root "$TRIXIE" systemd-analyze security --offline=true --threshold=50 --no-pager \
+                /lib/systemd/system/amd-cdi-refresh.service
+        [ "$status" -eq 0 ]
+        exposure=$(sed -n 's/^→ Overall exposure level for amd-cdi-refresh.service: \([0-9.]*\) .*/\1/p' <<<"$output")
+        echo "exposure: $exposure"
+        awk -v e="$exposure" 'BEGIN { exit !(e != "" && e <= 5.0) }'
         # and a broken unit is noticed
         in_root "$TRIXIE" sh -c 'printf "[Service]\nType=oneshot\nExecStart=relative/path\n" >/tmp/bad.service'
         run in_root "$TRIXIE" systemd-analyze verify /tmp/bad.service
@@ -191,7 +222,66 @@ install_remove_purge() {
         [ "$(jq '.devices | length' "$T/cdi/amd.json")" -eq 9 ]
 }
 
-@test "the refresh unit's commands after a repartition: the CDI spec and the Swarm entries follow, a dockerd restart is asked for" {
+# The cgroup v2 hierarchy of this host (all of it on a v2 host; "unified"
+# beside the v1 controllers on a hybrid one), or nothing.
+cgroup2_root() {
+        local d
+        for d in /sys/fs/cgroup /sys/fs/cgroup/unified; do
+                [ "$(stat -fc %T "$d" 2>/dev/null)" = cgroup2fs ] && echo "$d" && return 0
+        done
+        return 1
+}
+
+# boot_cgroup_remove: kills what is left in the cgroup boot_systemd made and
+# removes it (and what systemd made below it)
+boot_cgroup_remove() {
+        [ -n "${BOOT_CGROUP:-}" ] && [ -d "$BOOT_CGROUP" ] || return 0
+        [ ! -e "$BOOT_CGROUP/cgroup.kill" ] || echo 1 >"$BOOT_CGROUP/cgroup.kill" 2>/dev/null || true
+        local i
+        for i in $(seq 100); do
+                find "$BOOT_CGROUP" -depth -type d -exec rmdir {} + 2>/dev/null
+                [ -d "$BOOT_CGROUP" ] || return 0
+                sleep 0.1
+        done
+        echo "cgroup $BOOT_CGROUP is still there" >&2
+        return 1
+}
+
+# boot_systemd ROOT TARGET: boots ROOT's systemd (257 in Debian 13) as PID 1
+# of new pid, mount, UTS, IPC, network and cgroup namespaces, on the overlay
+# in_root uses ($T/upper), until a unit runs `systemctl exit` (at most 180 s):
+# sysfs read-only, a /dev of its own (null, zero, full, random, urandom,
+# tty), a cgroup2 hierarchy of its own (a new child of this process's
+# cgroup, removed by teardown), and the simulated host (FAKEFS_MNT) at
+# /srv/host.  Its console output goes to $T/boot.log.
+boot_systemd() {
+        local root=$1 target=$2 cg2
+        cg2=$(cgroup2_root) || skip "no cgroup v2 hierarchy on this host (systemd 257 needs one)"
+        BOOT_CGROUP=$cg2$(awk -F: '$1 == "0" { print $3 }' /proc/self/cgroup | sed 's|/$||')/ctk-boot-$$-$BATS_TEST_NUMBER
+        mkdir "$BOOT_CGROUP"
+        mkdir -p "$T/upper" "$T/work" "$T/merged"
+        (
+                echo "$BASHPID" >"$BOOT_CGROUP/cgroup.procs"
+                exec timeout 180 unshare --pid --fork --mount --uts --ipc --net --cgroup --propagation private sh -c '
+                        set -e
+                        m=$1/merged
+                        mount -t overlay overlay -o "lowerdir=$2,upperdir=$1/upper,workdir=$1/work" "$m"
+                        mount -t proc proc "$m/proc"
+                        mount -t sysfs -o ro sysfs "$m/sys"
+                        mount -t cgroup2 cgroup2 "$m/sys/fs/cgroup"
+                        mount -t tmpfs -o mode=0755 tmpfs "$m/dev"
+                        for n in null zero full random urandom tty; do
+                                : >"$m/dev/$n"
+                                mount --bind "/dev/$n" "$m/dev/$n"
+                        done
+                        mkdir -p "$m/srv/host"
+                        mount --rbind "$3" "$m/srv/host"
+                        exec chroot "$m" env container=ctk-test /lib/systemd/systemd --unit="$4" --log-target=console
+                ' sh "$T" "$root" "$FAKEFS_MNT" "$target"
+        ) >"$T/boot.log" 2>&1
+}
+
+@test "the refresh unit, started by systemd 257 with its sandbox, after a repartition: the spec and the Swarm entries follow, a dockerd restart is asked for" {
         fakefs_require_fuse
         fakefs_mount "$PROFILES/mi300x-spx-x8.json"
         export HOST_MNT=$FAKEFS_MNT
@@ -200,19 +290,46 @@ install_remove_purge() {
         [ "$(in_root "$TRIXIE" cat /etc/docker/daemon.json | jq '[.["node-generic-resources"][] | select(startswith("AMD_GPU="))] | length')" -eq 8 ]
         bdf=$("$CTK_BIN/amd-ctk" --root "$FAKEFS_MNT" gpu list --json | jq -r '.[0].pci')
         echo CPX >"$FAKEFS_MNT/sys/bus/pci/devices/$bdf/current_compute_partition"
-        # what systemd runs, in order
-        in_root "$TRIXIE" cat /lib/systemd/system/amd-cdi-refresh.service | sed -n 's/^ExecStart=//p' >"$T/exec"
-        [ "$(wc -l <"$T/exec")" -eq 2 ]
-        while read -r cmd; do
-                # shellcheck disable=SC2086 # the unit's words
-                in_root "$TRIXIE" $cmd
-        done <"$T/exec" >"$T/out"
-        grep -qx "Generated CDI spec: /etc/cdi/amd.json" "$T/out"
-        grep -qx "Wrote 15 AMD_GPU entries to node-generic-resources (uuid ids; 8 before)" "$T/out"
-        grep -qx "Please restart docker daemon: dockerd reads node-generic-resources only when it starts (a reload does not apply them)" "$T/out"
+        in_root "$TRIXIE" rm -r /etc/cdi # (postinst wrote the spec): the unit makes the directory
+
+        # The unit as installed, on the simulated host at /srv/host: the toolkit
+        # reads it there (config key root) and the unit's condition looks there.
+        # After its commands, a probe (as sandboxed as they are) tells what it
+        # may do; a second unit records the outcome and ends the boot.
+        local u=$T/upper
+        printf '{"root": "/srv/host"}\n' >"$u/etc/amd-container-toolkit/config.json"
+        mkdir -p "$u/etc/systemd/system/amd-cdi-refresh.service.d" "$u/usr/local/bin"
+        printf '%s\n' '[Unit]' 'ConditionPathIsDirectory=' 'ConditionPathIsDirectory=/srv/host/sys/module/amdgpu' \
+                '[Service]' 'ExecStartPost=/usr/local/bin/ctk-probe' \
+                >"$u/etc/systemd/system/amd-cdi-refresh.service.d/simulated-host.conf"
+        cat >"$u/usr/local/bin/ctk-probe" <<'EOS'
+#!/bin/sh
+for d in /usr /etc /etc/cdi /etc/docker /var/lib/amd-container-toolkit /root; do
+        if touch "$d/.probe" 2>/dev/null; then rm "$d/.probe"; echo "probe: $d writable"; else echo "probe: $d read-only"; fi
+done
+grep -E '^(CapBnd|NoNewPrivs|Seccomp):' /proc/self/status | sed 's/^/probe: /; s/\t/ /g'
+echo "probe: network $(awk -F: 'NR > 2 { gsub(/ /, "", $1); printf "%s", $1 }' /proc/net/dev)"
+EOS
+        chmod 0755 "$u/usr/local/bin/ctk-probe"
+        printf '%s\n' '[Unit]' 'Wants=amd-cdi-refresh.service ctk-test-done.service' >"$u/etc/systemd/system/ctk-test.target"
+        printf '%s\n' '[Unit]' 'After=amd-cdi-refresh.service' '[Service]' 'Type=oneshot' \
+                'ExecStart=/bin/sh -c "systemctl show -p Result amd-cdi-refresh.service >/ctk-result; journalctl -b -u amd-cdi-refresh.service -o cat >>/ctk-result"' \
+                'ExecStartPost=/bin/systemctl exit 0' >"$u/etc/systemd/system/ctk-test-done.service"
+        boot_systemd "$TRIXIE" ctk-test.target || { cat "$T/boot.log"; false; }
+        cat "$u/ctk-result"
+        grep -qx "Result=success" "$u/ctk-result"
+        grep -qx "Generated CDI spec: /etc/cdi/amd.json" "$u/ctk-result"
+        grep -qx "Wrote 15 AMD_GPU entries to node-generic-resources (uuid ids; 8 before)" "$u/ctk-result"
+        grep -qx "Please restart docker daemon: dockerd reads node-generic-resources only when it starts (a reload does not apply them)" "$u/ctk-result"
         [ "$(in_root "$TRIXIE" cat /etc/cdi/amd.json | jq '.devices | length')" -eq 16 ]
         [ "$(in_root "$TRIXIE" cat /etc/docker/daemon.json | jq -r '.["node-generic-resources"][0]')" = \
                 "AMD_GPU=$("$CTK_BIN/amd-ctk" --root "$FAKEFS_MNT" gpu list --json | jq -r '.[0].uuid'):0" ]
+        [ "$(in_root "$TRIXIE" ls -A /etc/docker)" = "$(printf 'daemon.json\ndaemon.json.bak')" ]
+        # the sandbox: only what it writes is writable, no capability, no new
+        # privileges, a system call filter, no network but loopback
+        [ "$(grep '^probe: ' "$u/ctk-result")" = "$(printf 'probe: %s\n' '/usr read-only' '/etc read-only' \
+                '/etc/cdi writable' '/etc/docker writable' '/var/lib/amd-container-toolkit writable' '/root read-only' \
+                'CapBnd: 0000000000000000' 'NoNewPrivs: 1' 'Seccomp: 2' 'network lo')" ]
         # purge removes the record with the state
         in_root "$TRIXIE" test -f /var/lib/amd-container-toolkit/swarm-resources.json
         in_root "$TRIXIE" dpkg -P amd-container-toolkit >/dev/null

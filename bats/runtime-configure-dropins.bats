@@ -64,6 +64,10 @@ containerd_cfg() { configure --runtime containerd --config-path "$T/conf.d/99-am
         [ "${lines[1]}" = "Added $T/conf.d/99-amd.toml to the imports of $T/config.toml" ]
         [ "${lines[2]}" = "It holds a copy of the CRI plugin's section of $T/config.toml (containerd before 2.1 replaces that whole section with an imported one): after editing that section, run this command again" ]
         [ "${lines[3]}" = "Please restart containerd" ]
+        # as the default runtime it runs every pod: what a shared cluster should set
+        [ "${lines[4]}" = "As the default runtime, amd runs every pod: any pod that sets AMD_VISIBLE_DEVICES would get GPUs around the device plugin's accounting." ]
+        [ "${lines[5]}" = "On a shared cluster, give GPUs through the device plugin (device specs or CDI) and set \"accept-visible-devices-envvar-when-unprivileged\": false in /etc/amd-container-toolkit/config.json" ]
+        [ "${#lines[@]}" -eq 6 ]
         run containerd --config "$T/config.toml" config dump
         [ "$status" -eq 0 ]
         [[ "$output" == *'default_runtime_name = "amd"'* ]]
@@ -74,7 +78,14 @@ containerd_cfg() { configure --runtime containerd --config-path "$T/conf.d/99-am
         [ "$(diff "$T/orig.toml" "$T/config.toml" | grep -c '^[<>]')" -eq 2 ]
         cmp "$T/orig.toml" "$T/config.toml.bak"
         containerd_cfg --runtime-path /usr/bin/amd-container-runtime --set-as-default
-        [ "$output" = "The drop-in is already up to date: $T/conf.d/99-amd.toml" ]
+        [ "${lines[0]}" = "The drop-in is already up to date: $T/conf.d/99-amd.toml" ]
+        [[ "${lines[1]}" == "As the default runtime, amd runs every pod: "* ]]
+        [ "${#lines[@]}" -eq 3 ]
+        # without --set-as-default, no advice
+        containerd_cfg --runtime-path /usr/bin/amd-container-runtime
+        [[ "$output" != *"As the default runtime"* ]]
+        containerd_cfg --runtime-path /usr/bin/amd-container-runtime --set-as-default
+        [[ "$output" == *"accept-visible-devices-envvar-when-unprivileged"* ]]
         # an edit of config.toml's CRI section: the drop-in's copy follows on the next run
         sed -i 's|^\( *sandbox_image = \).*|\1"registry.example/pause:9"|' "$T/config.toml" "$T/orig.toml"
         run containerd --config "$T/config.toml" config dump

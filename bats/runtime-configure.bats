@@ -460,15 +460,18 @@ expect_untouched() {
         [ "$(jq -c . "$CFG")" = '{"features":{"cdi":true}}' ]
 }
 
-@test "edits are serialised: a run waits for another editor holding the directory lock" {
+@test "edits are serialised: a run waits for another editor holding the file's lock, which is gone afterwards" {
         printf '{}\n' >"$CFG"
-        # Another editor locks the directory, signals, then rewrites the file while holding the lock.
-        flock "$DIR" sh -c 'touch "$1/../locked"; sleep 0.5; printf "{\"debug\": true}\n" >"$1/daemon.json"' sh "$DIR" &
+        # Another editor (root, as we are) takes the lock beside the file, signals, then rewrites
+        # the file while holding it.
+        (umask 077 && : >"$DIR/.daemon.json.lock")
+        flock "$DIR/.daemon.json.lock" sh -c 'touch "$1/../locked"; sleep 0.5; printf "{\"debug\": true}\n" >"$1/daemon.json"' sh "$DIR" &
         holder=$!
         while [ ! -e "$DIR/../locked" ]; do sleep 0.01; done
         configure --set-as-default
         wait "$holder"
         [ "$status" -eq 0 ]
+        [ "$(dir_listing)" = "$(printf 'daemon.json\ndaemon.json.bak')" ]
         # Our edit was applied to the other editor's result, not to the file we would have read earlier.
         [ "$(jq -c . "$CFG")" = '{"debug":true,"runtimes":{"amd":{"path":"amd-container-runtime"}},"features":{"cdi":true},"default-runtime":"amd"}' ]
 }

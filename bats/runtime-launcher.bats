@@ -82,6 +82,25 @@ full() {
         full create --bundle "$T/bundle" ID
 }
 
+@test "launcher: CDI request annotations count with the prefixes of cdi-annotation-prefixes only" {
+        annotated() { printf '{"process": {"env": ["PATH=/bin"]}, "annotations": {"%s": "amd.com/gpu=0"}}\n' "$1" \
+                >"$T/bundle/config.json"; }
+        annotated cdi.k8s.io/x
+        full create --bundle "$T/bundle" ID
+        annotated gpus.example.com/x
+        direct create --bundle "$T/bundle" ID
+        jq '. + {"cdi-annotation-prefixes": ["gpus.example.com/"]}' "$CFG" >"$T/c" && mv "$T/c" "$CFG"
+        full create --bundle "$T/bundle" ID
+        annotated 'gpus.example.com\/x' # JSON's escaped '/'
+        grep -qF 'gpus.example.com\/x' "$T/bundle/config.json"
+        full create --bundle "$T/bundle" ID
+        annotated cdi.k8s.io/x
+        direct create --bundle "$T/bundle" ID
+        # none: annotations request nothing
+        jq '. + {"cdi-annotation-prefixes": []}' "$CFG" >"$T/c" && mv "$T/c" "$CFG"
+        direct create --bundle "$T/bundle" ID
+}
+
 @test "launcher: with the GPU tracker enabled, a delete of a container goes to the full runtime" {
         direct delete ID
         direct delete --force ID

@@ -3,13 +3,11 @@
  * resources cmd_runtime_swarm.c; the options cmd_runtime_opts.c; the other
  * engines' drop-ins cmd_runtime_dropin.c). */
 #include <errno.h>
-#include <fcntl.h>
 #include <libgen.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -41,22 +39,37 @@ static int resolve_target(const char *path, char **out, struct ctk_error **err)
         return *out != NULL ? 0 : ctk_error_set(err, ENOMEM, "out of memory");
 }
 
-/* Serialises edits of the same file: an exclusive lock on its directory. */
-static int lock_dir(const char *path, struct ctk_error **err)
+#define EDIT_LOCK_TIMEOUT_MS 30000
+
+/* The lock of an edit of a file: .NAME.lock beside it, which exists while
+ * held, mode 0600 (no other user can open it, so none can stall us; the
+ * directory's lock was anyone's to take). */
+struct edit_lock {
+        int fd;
+        char *path;
+};
+
+static void edit_lock_release(struct edit_lock *l)
+{
+        ctk_flock_release_remove(l->fd, l->path);
+        free(l->path);
+        *l = (struct edit_lock){.fd = -1};
+}
+
+/* Serialises edits of the file at path, waiting a bounded time. */
+static int lock_edit(const char *path, struct edit_lock *l, struct ctk_error **err)
 {
         _cleanup_free_ char *copy = strdup(path);
         if (copy == NULL)
                 return ctk_error_set(err, ENOMEM, "out of memory");
-        const char *dir = dirname(copy);
-        int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-        if (fd < 0)
-                return ctk_error_errno(err, errno, "cannot open directory %s", dir);
-        if (flock(fd, LOCK_EX) < 0) {
-                int e = errno;
-                close(fd);
-                return ctk_error_errno(err, e, "cannot lock directory %s", dir);
+        const char *slash = strrchr(path, '/');
+        const char *base = slash != NULL ? slash + 1 : path;
+        if (asprintf(&l->path, "%s/.%s.lock", dirname(copy), base) < 0) {
+                l->path = NULL;
+                return ctk_error_set(err, ENOMEM, "out of memory");
         }
-        return fd; /* released when closed */
+        l->fd = ctk_flock_acquire(l->path, EDIT_LOCK_TIMEOUT_MS, err);
+        return l->fd < 0 ? -1 : 0;
 }
 
 int ctk_runtime_config_load(const char *path, struct loaded *l, struct ctk_error **err)
@@ -69,7 +82,11 @@ int ctk_runtime_config_load(const char *path, struct loaded *l, struct ctk_error
                 return -1;
         }
         struct stat st;
-        l->mode = stat(path, &st) == 0 ? (st.st_mode & 07777) : NEW_FILE_MODE;
+        if (stat(path, &st) < 0)
+                return ctk_error_errno(err, errno, "cannot read %s", path);
+        l->mode = st.st_mode & 07777;
+        l->uid = st.st_uid;
+        l->gid = st.st_gid;
         return 0;
 }
 
@@ -94,7 +111,7 @@ int ctk_runtime_config_save(const char *path, const struct loaded *old, const ch
                 _cleanup_free_ char *bak = NULL;
                 if (asprintf(&bak, "%s.bak", path) < 0)
                         return ctk_error_set(err, ENOMEM, "out of memory");
-                if (ctk_file_write_atomic(bak, old->text, old->len, old->mode, err) < 0)
+                if (ctk_file_write_atomic_as(bak, old->text, old->len, old->mode, old->uid, old->gid, 0, err) < 0)
                         return ctk_error_prefix(err, "cannot keep the previous configuration");
         }
         if (ctk_file_write_atomic(path, text, strlen(text), old->text != NULL ? old->mode : NEW_FILE_MODE, err) < 0)
@@ -147,12 +164,11 @@ static int configure_docker(struct ctk_cli *cli, struct configure_opts *o, struc
         /* Only adding creates missing directories; without them there is
          * nothing to remove or unset (and nothing to lock). */
         bool adding = !o->remove && !o->unset_default && !o->swarm_refresh;
-        _cleanup_close_ int lock = -1;
+        __attribute__((cleanup(edit_lock_release))) struct edit_lock lock = {.fd = -1};
         if (!o->dry_run) {
                 if (adding && ctk_mkdir_parent(path, 0755, &err) < 0)
                         return ctk_cli_fail(err);
-                // NOLINTNEXTLINE(clang-analyzer-deadcode.DeadStores): lock is closed by its cleanup attribute
-                if ((lock = lock_dir(path, &err)) < 0) {
+                if (lock_edit(path, &lock, &err) < 0) {
                         if (adding || err->code != ENOENT)
                                 return ctk_cli_fail(err);
                         ctk_error_free(ctk_steal(&err));

@@ -137,6 +137,18 @@ static int remove_dropin(const struct configure_opts *o, const struct loaded *ol
         return 0;
 }
 
+/* containerd's default runtime runs every pod: what a shared cluster
+ * should set (docs/kubernetes.md says why). */
+static void shared_cluster_advice(const struct configure_opts *o)
+{
+        if (strcmp(o->runtime, "containerd") != 0 || !o->set_default || o->dry_run)
+                return;
+        puts("As the default runtime, amd runs every pod: any pod that sets AMD_VISIBLE_DEVICES would get GPUs "
+             "around the device plugin's accounting.");
+        puts("On a shared cluster, give GPUs through the device plugin (device specs or CDI) and set "
+             "\"accept-visible-devices-envvar-when-unprivileged\": false in " CTK_DEFAULT_CONFIG_PATH);
+}
+
 int ctk_runtime_configure_dropin(const struct configure_opts *o)
 {
         _cleanup_error_ struct ctk_error *err = NULL;
@@ -186,11 +198,14 @@ int ctk_runtime_configure_dropin(const struct configure_opts *o)
                 fputs(text, stdout);
                 return apply_imports(o, true, &imp, &err) < 0 ? ctk_cli_fail(err) : 0;
         }
-        bool same = old_text != NULL && strcmp(old_text, text) == 0;
+        /* containerd's copies config.toml's CRI section (registry credentials
+         * too): never readable by more than config.toml */
+        mode_t mode = containerd && imp.main_cfg.text != NULL ? imp.main_cfg.mode & NEW_FILE_MODE : NEW_FILE_MODE;
+        bool same = old_text != NULL && strcmp(old_text, text) == 0 && old.mode == mode;
         /* the drop-in first: config.toml never imports a file that is not there */
         if (!same) {
                 if (ctk_mkdir_parent(o->config_path, 0755, &err) < 0 ||
-                    ctk_file_write_atomic_flags(o->config_path, text, strlen(text), NEW_FILE_MODE,
+                    ctk_file_write_atomic_flags(o->config_path, text, strlen(text), mode,
                                                 CTK_WRITE_FORCE_MODE | CTK_WRITE_REAL_DIR, &err) < 0)
                         return ctk_cli_fail(err);
                 printf("Wrote %s\n", o->config_path);
@@ -199,6 +214,7 @@ int ctk_runtime_configure_dropin(const struct configure_opts *o)
                 return ctk_cli_fail(err);
         if (same && imp.edited == NULL) {
                 printf("The drop-in is already up to date: %s\n", o->config_path);
+                shared_cluster_advice(o);
                 return 0;
         }
         if (containerd)
@@ -206,5 +222,6 @@ int ctk_runtime_configure_dropin(const struct configure_opts *o)
                        "whole section with an imported one): after editing that section, run this command again\n",
                        o->containerd_config);
         puts(restart_line(o->runtime));
+        shared_cluster_advice(o);
         return 0;
 }

@@ -37,7 +37,9 @@ struct configure_opts {
 struct loaded {
         char *text; /* NULL when the file does not exist */
         size_t len;
-        mode_t mode;
+        mode_t mode; /* permission bits */
+        uid_t uid;
+        gid_t gid;
 };
 
 /* The help text of runtime configure. */
@@ -90,9 +92,10 @@ void ctk_runtime_swarm_report(const struct configure_opts *o, const struct swarm
 /* Frees what p owns. */
 void ctk_runtime_swarm_clear(struct swarm_plan *p);
 
-/* Reads path (l->text NULL when it does not exist) and its mode. */
+/* Reads path (l->text NULL when it does not exist), its mode and owner. */
 int ctk_runtime_config_load(const char *path, struct loaded *l, struct ctk_error **err);
-/* Keeps the previous file as PATH.bak (same mode), then replaces PATH. */
+/* Keeps the previous file as PATH.bak (its owner and mode, whatever an
+ * earlier PATH.bak had), then replaces PATH (keeping its owner and mode). */
 int ctk_runtime_config_save(const char *path, const struct loaded *old, const char *text, struct ctk_error **err);
 /* --runtime containerd, podman or crio: writes or removes the drop-in; the exit status. */
 int ctk_runtime_configure_dropin(const struct configure_opts *o);

@@ -13,6 +13,10 @@
 #include "core/oci/oci.h"
 #include "runtime/bundle.h"
 
+/* the configuration's default annotation prefix */
+static char *cdi_prefix_v[] = {(char *)"cdi.k8s.io/", NULL};
+static const struct ctk_strv cdi_prefix = {.v = cdi_prefix_v, .n = 1};
+
 static bool names_selection(const char *const *env, size_t n)
 {
         for (size_t i = 0; i < n; i++)
@@ -33,7 +37,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         const char **env = NULL;
         size_t nenv = 0;
         if (ctk_oci_env(spec, &env, &nenv, &err) == 0) {
-                FUZZ_ASSERT(!names_selection(env, nenv) || rt_spec_may_request_gpus(text, size));
+                FUZZ_ASSERT(!names_selection(env, nenv) || rt_spec_may_request_gpus(text, size, &cdi_prefix));
                 free(env);
         }
         ctk_error_free(err);

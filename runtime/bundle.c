@@ -16,10 +16,10 @@ char *rt_spec_path(const struct rt_args *a)
         return path;
 }
 
-/* The names that make a spec worth reading: the selection variables, and
- * the key prefix of CDI's request annotations (its '/' left out: JSON may
- * write it "\/"). */
-static const char *const needles[] = {"AMD_VISIBLE_DEVICES", "DOCKER_RESOURCE_", "cdi.k8s.io"};
+/* The names that make a spec worth reading: the selection variables (and
+ * the annotation prefixes of the configuration). */
+static const char *const variables[] = {"AMD_VISIBLE_DEVICES", "DOCKER_RESOURCE_"};
+#define NVARIABLES (sizeof(variables) / sizeof(variables[0]))
 
 static int hex(char c)
 {
@@ -29,26 +29,57 @@ static int hex(char c)
                                       : -1;
 }
 
+static bool in_needles(char c, const struct ctk_strv *prefixes)
+{
+        for (size_t i = 0; i < NVARIABLES; i++)
+                if (strchr(variables[i], c) != NULL)
+                        return true;
+        for (size_t i = 0; i < prefixes->n; i++)
+                if (strchr(prefixes->v[i], c) != NULL)
+                        return true;
+        return false;
+}
+
 /* A \u00XX escape of a character of one of the needles: JSON lets a spec
  * spell those names that way.  (Go's escapes of <, > and & do not count.) */
-static bool has_name_escape(const char *data, size_t len)
+static bool has_name_escape(const char *data, size_t len, const struct ctk_strv *prefixes)
 {
         for (const char *p = data; (p = memmem(p, len - (size_t)(p - data), "\\u00", 4)) != NULL; p += 4) {
                 size_t left = len - (size_t)(p - data);
                 if (left < 6 || hex(p[4]) < 0 || hex(p[5]) < 0)
                         continue;
                 char c = (char)(hex(p[4]) * 16 + hex(p[5]));
-                for (size_t i = 0; i < sizeof(needles) / sizeof(needles[0]); i++)
-                        if (c != '\0' && strchr(needles[i], c) != NULL)
-                                return true;
+                if (c != '\0' && in_needles(c, prefixes))
+                        return true;
         }
         return false;
 }
 
-bool rt_spec_may_request_gpus(const char *data, size_t len)
+/* Whether the text holds prefix as JSON may write it: its longest part
+ * without '/' (JSON may write '/' as "\/"); a prefix of slashes only
+ * could be anywhere. */
+static bool has_prefix(const char *data, size_t len, const char *prefix)
 {
-        for (size_t i = 0; i < sizeof(needles) / sizeof(needles[0]); i++)
-                if (memmem(data, len, needles[i], strlen(needles[i])) != NULL)
+        const char *best = NULL;
+        size_t best_n = 0;
+        for (const char *p = prefix; *p != '\0';) {
+                size_t n = strcspn(p, "/");
+                if (n > best_n) {
+                        best = p;
+                        best_n = n;
+                }
+                p += n + (p[n] == '/');
+        }
+        return best == NULL || memmem(data, len, best, best_n) != NULL;
+}
+
+bool rt_spec_may_request_gpus(const char *data, size_t len, const struct ctk_strv *prefixes)
+{
+        for (size_t i = 0; i < NVARIABLES; i++)
+                if (memmem(data, len, variables[i], strlen(variables[i])) != NULL)
                         return true;
-        return has_name_escape(data, len);
+        for (size_t i = 0; i < prefixes->n; i++)
+                if (has_prefix(data, len, prefixes->v[i]))
+                        return true;
+        return has_name_escape(data, len, prefixes);
 }

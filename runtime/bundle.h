@@ -7,6 +7,7 @@
 #include <stddef.h>
 
 #include "args.h"
+#include "core/base/base.h"
 
 /* The path of the spec file of a create/run call: BUNDLE/config.json
  * (bundle default "."; crun's --config names another file).  malloc'ed. */
@@ -14,9 +15,9 @@ char *rt_spec_path(const struct rt_args *a);
 
 /* False when the spec text cannot request GPUs or CDI devices: it names
  * none of the variables (AMD_VISIBLE_DEVICES, DOCKER_RESOURCE_<KIND>), no
- * CDI request annotation (cdi.k8s.io/...), and has no \u escape of a
- * character of those names that could spell one.  True means "parse it
- * and see". */
-bool rt_spec_may_request_gpus(const char *data, size_t len);
+ * annotation key with one of prefixes (config key cdi-annotation-prefixes,
+ * CDI's cdi.k8s.io/ by default), and has no \u escape of a character of
+ * those names that could spell one.  True means "parse it and see". */
+bool rt_spec_may_request_gpus(const char *data, size_t len, const struct ctk_strv *prefixes);
 
 #endif

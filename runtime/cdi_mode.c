@@ -10,6 +10,7 @@
 
 #include "core/base/base.h"
 #include "job.h"
+#include "policy.h"
 
 #define MAX_INDEX 4096 /* index device names beyond this are not GPUs of ours */
 
@@ -222,7 +223,8 @@ static int attempt(struct rt_job *j, bool plain, const struct ctk_strv *later, c
                 if (*why != NULL)
                         return 0;
         }
-        if (plain && plain_names(j, &names, &sources, &env_names, &env_vars, err) < 0)
+        if (plain && (plain_names(j, &names, &sources, &env_names, &env_vars, err) < 0 ||
+                      rt_policy_check_kinds(j->cfg, &env_names, &env_vars, err) < 0))
                 return -1;
         for (size_t i = 0; i < env_names.n; i++)
                 if (ctk_strv_push(&names, env_names.v[i]) < 0 || ctk_strv_push(&sources, env_vars.v[i]) < 0)

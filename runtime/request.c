@@ -1,6 +1,8 @@
 /* What a container asks for, by mode (see job.h): the selection variables
  * (AMD_VISIBLE_DEVICES, DOCKER_RESOURCE_<KIND>) with plain tokens and CDI
- * names mixed, and the cdi.k8s.io/ annotations. */
+ * names mixed, and the annotations of the configured prefixes (cdi.k8s.io/);
+ * the configuration's policy (policy.h) first: the variables may be refused
+ * from unprivileged containers, CDI names must have a kind of cdi-kinds. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,6 +10,7 @@
 #include "backends/open.h"
 #include "core/base/base.h"
 #include "job.h"
+#include "policy.h"
 
 void rt_job_clear(struct rt_job *j)
 {
@@ -83,6 +86,18 @@ static int refuse_names(const struct ctk_strv *names, const struct ctk_strv *var
                              vars->n > 0 ? vars->v[0] : "AMD_VISIBLE_DEVICES", names->v[0]);
 }
 
+/* The variables of an unprivileged container, when the configuration
+ * refuses them: logged once, then the container has none. */
+static void drop_variables(struct rt_job *j)
+{
+        ctk_log(CTK_LOG_WARNING,
+                "container %s: AMD_VISIBLE_DEVICES and DOCKER_RESOURCE_* ignored: the container is not privileged "
+                "(CAP_SYS_ADMIN is not in its bounding set) and accept-visible-devices-envvar-when-unprivileged is "
+                "false",
+                j->args->id != NULL ? j->args->id : "?");
+        j->nenv = 0;
+}
+
 int rt_request_gather(struct rt_job *j, struct ctk_error **err)
 {
         /* A first look without GPUs: whether plain tokens name any (then
@@ -95,6 +110,13 @@ int rt_request_gather(struct rt_job *j, struct ctk_error **err)
         int r = ctk_select_from_env_names((char *const *)j->env, j->nenv, rt_job_kinds(j), &no_gpus, &pre, &names,
                                           &vars, &ignored);
         bool plain = r < 0 || pre.kind == CTK_SELECT_LIST;
+        if ((plain || pre.kind != CTK_SELECT_UNSET || names.n > 0) && !rt_policy_env_accepted(j->cfg, j->spec)) {
+                drop_variables(j);
+                plain = false;
+                pre.kind = CTK_SELECT_UNSET;
+                ctk_strv_clear(&names);
+                ctk_strv_clear(&vars);
+        }
         j->sel.kind = pre.kind;
         ctk_selection_clear(&pre);
         if (plain) {
@@ -111,15 +133,17 @@ int rt_request_gather(struct rt_job *j, struct ctk_error **err)
         if (j->mode == CTK_MODE_LEGACY) {
                 if (names.n > 0)
                         return refuse_names(&names, &vars, err);
-                if (ctk_cdi_spec_requests_annotations(j->spec))
-                        ctk_log(CTK_LOG_DEBUG, "container %s: mode legacy: cdi.k8s.io annotations ignored",
+                if (ctk_cdi_spec_requests_annotations(j->spec, &j->cfg->cdi_annotation_prefixes))
+                        ctk_log(CTK_LOG_DEBUG, "container %s: mode legacy: CDI request annotations ignored",
                                 j->args->id != NULL ? j->args->id : "?");
                 return 0;
         }
         if (append(&j->names, &names, err) < 0 || append(&j->sources, &vars, err) < 0)
                 return -1;
-        if (ctk_cdi_annotation_names(j->spec, &j->names, &j->sources, err) < 0)
+        if (ctk_cdi_annotation_names(j->spec, &j->cfg->cdi_annotation_prefixes, &j->names, &j->sources, err) < 0)
                 return ctk_error_prefix(err, "invalid container spec: %s", j->spec_path);
+        if (rt_policy_check_kinds(j->cfg, &j->names, &j->sources, err) < 0)
+                return -1;
         if (j->mode == CTK_MODE_CDI)
                 return plain || j->names.n > 0 ? rt_cdi_mode_resolve(j, plain, err) : 0;
         if (j->names.n == 0)

@@ -28,6 +28,9 @@ pkg_tree() { # NAME FILE...
         for f in "$@"; do
                 mkdir -p "$root/$(dirname "$f")"
                 cp -a "$work/stage/$f" "$root/$f"
+                # programs without debugging symbols (the build tree keeps them), before
+                # Installed-Size is counted
+                case $f in usr/bin/* | usr/libexec/*) sh packaging/debian/strip-programs "$root/$f" ;; esac
         done
         cp packaging/debian/copyright "$root/usr/share/doc/$name/copyright"
         printf '%s (%s) unstable; urgency=medium\n\n  * Snapshot of the source tree.\n\n -- amd-container-toolkit developers <amd-container-toolkit@lists.debian.invalid>  %s\n' \
@@ -85,9 +88,6 @@ mkdir -p "$work/$main/usr/share/lintian/overrides"
 install -m 0644 packaging/debian/lintian-overrides "$work/$main/usr/share/lintian/overrides/$main"
 
 for name in $main $sim; do
-        # packaged programs without debugging symbols (the build tree keeps them)
-        find "$work/$name/usr/bin" "$work/$name/usr/libexec" -type f -perm -u+x \
-                -exec strip --strip-unneeded --remove-section=.comment --remove-section=.note {} + 2>/dev/null || true
         chmod -R u+rwX,go+rX,go-w "$work/$name"
         dpkg-deb --root-owner-group -Zxz --build "$work/$name" "$out/${name}_${version}_${arch}.deb" >/dev/null
         echo "$out/${name}_${version}_${arch}.deb"

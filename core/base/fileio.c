@@ -118,21 +118,33 @@ static int write_all(int fd, const char *p, size_t len)
         return 0;
 }
 
-/* Gives the temporary file the mode and owner the final file should have:
- * those of the existing file st (its mode only unless force_mode), new_mode
- * for a new one (st NULL). */
-static int copy_attributes(int fd, const struct stat *st, mode_t new_mode, bool force_mode)
+/* What the written file gets: its mode (force_mode: even when the file
+ * existed, else that file's), and its owner (has_owner: uid and gid, else
+ * an existing file's, or the writer's for a new one). */
+struct attrs {
+        mode_t mode;
+        bool force_mode;
+        bool has_owner;
+        uid_t uid;
+        gid_t gid;
+};
+
+/* Gives the temporary file (created with no permission at all) the owner,
+ * then the mode, the final file should have (st: the existing file, or
+ * NULL), before a byte is written: it is never readable by anyone the
+ * final file would not be. */
+static int copy_attributes(int fd, const struct stat *st, const struct attrs *a)
 {
-        if (st == NULL)
-                return fchmod(fd, new_mode);
-        if ((st->st_uid != geteuid() || st->st_gid != getegid()) && fchown(fd, st->st_uid, st->st_gid) < 0 &&
-            errno != EPERM)
+        uid_t uid = a->has_owner ? a->uid : st != NULL ? st->st_uid : geteuid();
+        gid_t gid = a->has_owner ? a->gid : st != NULL ? st->st_gid : getegid();
+        if ((uid != geteuid() || gid != getegid()) && fchown(fd, uid, gid) < 0 && errno != EPERM)
                 return -1;
-        return fchmod(fd, force_mode ? new_mode : st->st_mode & 07777);
+        return fchmod(fd, st == NULL || a->force_mode ? a->mode : st->st_mode & 07777);
 }
 
 /* A new file named .BASE.XXXXXX in dirfd, created exclusively (never
- * through a link); its name in *tmp. */
+ * through a link) and with no permission (copy_attributes gives it its
+ * own); its name in *tmp. */
 static int create_temp(int dirfd, const char *base, char **tmp)
 {
         for (int attempt = 0; attempt < 100; attempt++) {
@@ -150,7 +162,7 @@ static int create_temp(int dirfd, const char *base, char **tmp)
                         errno = ENOMEM;
                         return -1;
                 }
-                int fd = openat(dirfd, *tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY, 0600);
+                int fd = openat(dirfd, *tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY, 0);
                 if (fd >= 0 || errno != EEXIST)
                         return fd;
         }
@@ -216,8 +228,8 @@ int ctk_file_write_check(const char *path, struct ctk_error **err)
  * flushed, then renamed over it.  A path that is a symbolic link is refused
  * (its target is never written, the link never replaced); a hard link of
  * path elsewhere keeps the old content. */
-int ctk_file_write_atomic_flags(const char *path, const void *data, size_t len, mode_t mode, unsigned flags,
-                                struct ctk_error **err)
+static int write_atomic(const char *path, const void *data, size_t len, const struct attrs *a, unsigned flags,
+                        struct ctk_error **err)
 {
         _cleanup_free_ char *dir = NULL;
         const char *base;
@@ -240,9 +252,7 @@ int ctk_file_write_atomic_flags(const char *path, const void *data, size_t len, 
         _cleanup_close_ int fd = create_temp(dirfd, base, &tmp);
         if (fd < 0)
                 return ctk_error_errno(err, errno, "cannot create a temporary file in %s", dir);
-        bool force_mode = (flags & CTK_WRITE_FORCE_MODE) != 0;
-        if (copy_attributes(fd, exists ? &st : NULL, mode, force_mode) < 0 || write_all(fd, data, len) < 0 ||
-            fsync(fd) < 0) {
+        if (copy_attributes(fd, exists ? &st : NULL, a) < 0 || write_all(fd, data, len) < 0 || fsync(fd) < 0) {
                 int e = errno;
                 unlinkat(dirfd, tmp, 0);
                 return ctk_error_errno(err, e, "cannot write %s/%s", dir, tmp);
@@ -260,6 +270,20 @@ int ctk_file_write_atomic_flags(const char *path, const void *data, size_t len, 
         }
         (void)fsync(dirfd); /* best effort: some filesystems cannot sync a directory */
         return 0;
+}
+
+int ctk_file_write_atomic_flags(const char *path, const void *data, size_t len, mode_t mode, unsigned flags,
+                                struct ctk_error **err)
+{
+        const struct attrs a = {.mode = mode, .force_mode = (flags & CTK_WRITE_FORCE_MODE) != 0};
+        return write_atomic(path, data, len, &a, flags, err);
+}
+
+int ctk_file_write_atomic_as(const char *path, const void *data, size_t len, mode_t mode, uid_t uid, gid_t gid,
+                             unsigned flags, struct ctk_error **err)
+{
+        const struct attrs a = {.mode = mode, .force_mode = true, .has_owner = true, .uid = uid, .gid = gid};
+        return write_atomic(path, data, len, &a, flags, err);
 }
 
 int ctk_file_write_atomic(const char *path, const void *data, size_t len, mode_t new_mode, struct ctk_error **err)

@@ -29,7 +29,8 @@ void ctk_file_view_close(struct ctk_file_view *v);
 /* Replaces path with data: a temporary file in the same directory, written,
  * fsync'ed, renamed over path, then the directory fsync'ed.  An existing
  * file's mode (and owner, when permitted) is kept; a new one gets
- * new_mode.  On failure path is unchanged and no temporary file remains.
+ * new_mode.  The temporary file gets the final owner and mode before its
+ * first byte (it is created with no permission at all).  On failure path is unchanged and no temporary file remains.
  * A path that is a symbolic link, or not a regular file, is refused: no
  * link is followed, and a hard link of path elsewhere keeps its content. */
 int ctk_file_write_atomic(const char *path, const void *data, size_t len, mode_t new_mode, struct ctk_error **err);
@@ -47,6 +48,12 @@ int ctk_file_write_atomic_mode(const char *path, const void *data, size_t len, m
 #define CTK_WRITE_REAL_DIR   2u
 int ctk_file_write_atomic_flags(const char *path, const void *data, size_t len, mode_t mode, unsigned flags,
                                 struct ctk_error **err);
+
+/* The same, but the file gets mode and the owner uid:gid (as far as the
+ * writer may give it away) whatever a file at path had: a backup takes its
+ * source's, never those of an earlier backup. */
+int ctk_file_write_atomic_as(const char *path, const void *data, size_t len, mode_t mode, uid_t uid, gid_t gid,
+                             unsigned flags, struct ctk_error **err);
 
 /* Refuses, as the writer would, a path that is a symbolic link or not a
  * regular file (a missing one is fine): to check every file of a change

@@ -1,6 +1,7 @@
 /* What a container asks of CDI: fully qualified names, and the OCI
  * annotations through which containerd, CRI-O and Kubernetes device
- * plugins request devices (cdi.k8s.io/<key> = "vendor/class=name,..."). */
+ * plugins request devices (cdi.k8s.io/<key> = "vendor/class=name,...";
+ * the prefixes are the configuration's, key cdi-annotation-prefixes). */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,7 +10,6 @@
 #include "core/base/base.h"
 #include "core/json/json.h"
 
-#define ANNOTATION_PREFIX   "cdi.k8s.io/"
 #define ANNOTATION_NAME_MAX 63
 
 bool ctk_cdi_qualified_valid(const char *name)
@@ -46,14 +46,24 @@ static int cmp_str(const void *a, const void *b)
         return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
+/* The first of prefixes key begins with, or NULL. */
+static const char *prefix_of(const char *key, const struct ctk_strv *prefixes)
+{
+        for (size_t i = 0; i < prefixes->n; i++)
+                if (strncmp(key, prefixes->v[i], strlen(prefixes->v[i])) == 0)
+                        return prefixes->v[i];
+        return NULL;
+}
+
 /* The keys of the request annotations, sorted. */
-static int request_keys(const json_t *annotations, struct ctk_strv *keys, struct ctk_error **err)
+static int request_keys(const json_t *annotations, const struct ctk_strv *prefixes, struct ctk_strv *keys,
+                        struct ctk_error **err)
 {
         const char *key;
         const json_t *v;
         json_object_foreach((json_t *)annotations, key, v)
         {
-                if (strncmp(key, ANNOTATION_PREFIX, strlen(ANNOTATION_PREFIX)) == 0 && ctk_strv_push(keys, key) < 0)
+                if (prefix_of(key, prefixes) != NULL && ctk_strv_push(keys, key) < 0)
                         return ctk_error_set(err, ENOMEM, "out of memory");
         }
         if (keys->n > 1)
@@ -61,8 +71,8 @@ static int request_keys(const json_t *annotations, struct ctk_strv *keys, struct
         return 0;
 }
 
-int ctk_cdi_annotation_names(const json_t *oci, struct ctk_strv *names, struct ctk_strv *sources,
-                             struct ctk_error **err)
+int ctk_cdi_annotation_names(const json_t *oci, const struct ctk_strv *prefixes, struct ctk_strv *names,
+                             struct ctk_strv *sources, struct ctk_error **err)
 {
         const json_t *annotations = json_object_get(oci, "annotations");
         if (annotations == NULL || json_is_null(annotations))
@@ -70,16 +80,16 @@ int ctk_cdi_annotation_names(const json_t *oci, struct ctk_strv *names, struct c
         if (!json_is_object(annotations))
                 return ctk_error_set(err, EINVAL, "annotations is not an object");
         struct ctk_strv keys _cleanup_strv_ = {0};
-        if (request_keys(annotations, &keys, err) < 0)
+        if (request_keys(annotations, prefixes, &keys, err) < 0)
                 return -1;
         for (size_t i = 0; i < keys.n; i++) {
                 const char *key = keys.v[i];
-                if (!annotation_name_valid(key + strlen(ANNOTATION_PREFIX)))
+                const char *prefix = prefix_of(key, prefixes);
+                if (!annotation_name_valid(key + strlen(prefix)))
                         return ctk_error_set(err, EINVAL,
-                                             "annotation \"%s\": after " ANNOTATION_PREFIX
-                                             " comes a name of 1-63 letters, digits, '_', '.' and '-', beginning "
-                                             "and ending with a letter or digit",
-                                             key);
+                                             "annotation \"%s\": after %s comes a name of 1-63 letters, digits, '_', "
+                                             "'.' and '-', beginning and ending with a letter or digit",
+                                             key, prefix);
                 const char *value = json_string_value(json_object_get(annotations, key));
                 if (value == NULL)
                         return ctk_error_set(err, EINVAL, "annotation \"%s\" is not a string", key);
@@ -106,14 +116,14 @@ int ctk_cdi_annotation_names(const json_t *oci, struct ctk_strv *names, struct c
         return 0;
 }
 
-bool ctk_cdi_spec_requests_annotations(const json_t *oci)
+bool ctk_cdi_spec_requests_annotations(const json_t *oci, const struct ctk_strv *prefixes)
 {
         const char *key;
         const json_t *v;
         json_object_foreach((json_t *)json_object_get(oci, "annotations"), key, v)
         {
                 (void)v;
-                if (strncmp(key, ANNOTATION_PREFIX, strlen(ANNOTATION_PREFIX)) == 0)
+                if (prefix_of(key, prefixes) != NULL)
                         return true;
         }
         return false;

@@ -18,16 +18,17 @@
 /* vendor/class=name by CDI's naming rules. */
 bool ctk_cdi_qualified_valid(const char *name);
 
-/* The names the OCI annotations cdi.k8s.io/<key> request: keys in sorted
- * order, each value split at ',' (no trimming), every name fully
- * qualified; sources gets "annotation <key>" for each.  A key whose name
- * part breaks CDI's rules (1-63 characters: letters, digits, '_', '.', '-',
- * alphanumeric at both ends), a value that is not a string and a name
- * that is not qualified are errors naming the annotation. */
-int ctk_cdi_annotation_names(const json_t *oci, struct ctk_strv *names, struct ctk_strv *sources,
-                             struct ctk_error **err);
-/* Whether the spec has any cdi.k8s.io/ annotation. */
-bool ctk_cdi_spec_requests_annotations(const json_t *oci);
+/* The names the OCI annotations <prefix><key> request, for each of
+ * prefixes (CDI's is cdi.k8s.io/; none: no annotation requests anything):
+ * keys in sorted order, each value split at ',' (no trimming), every name
+ * fully qualified; sources gets "annotation <key>" for each.  A key whose
+ * name part breaks CDI's rules (1-63 characters: letters, digits, '_',
+ * '.', '-', alphanumeric at both ends), a value that is not a string and a
+ * name that is not qualified are errors naming the annotation. */
+int ctk_cdi_annotation_names(const json_t *oci, const struct ctk_strv *prefixes, struct ctk_strv *names,
+                             struct ctk_strv *sources, struct ctk_error **err);
+/* Whether the spec has any annotation with one of prefixes. */
+bool ctk_cdi_spec_requests_annotations(const json_t *oci, const struct ctk_strv *prefixes);
 
 struct ctk_cdi_resolved {
         struct ctk_cdi_origin *origins;       /* what to apply, in order */

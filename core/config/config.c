@@ -11,6 +11,9 @@
  *   cdi-refresh               true | false
  *   mode                      "auto" | "cdi" | "legacy"
  *   cdi-refresh-on-stale      true | false
+ *   accept-visible-devices-envvar-when-unprivileged   true | false
+ *   cdi-annotation-prefixes   array of annotation key prefixes (may be empty)
+ *   cdi-kinds                 array of CDI kinds vendor/class, or "*" (may be empty)
  * Unknown keys, duplicate keys and wrong types are errors reported as
  * FILE:LINE:COLUMN: what.  An empty (or blank) file means all defaults. */
 #include "config.h"
@@ -174,7 +177,7 @@ char *ctk_config_dump(const struct ctk_config *c)
                 int r;
                 if (f->kind == CTK_CONFIG_F_BOOL)
                         r = json_object_set_new(o, f->key, json_boolean(*(const bool *)m));
-                else if (f->kind == CTK_CONFIG_F_KINDS || f->kind == CTK_CONFIG_F_DIRS)
+                else if (ctk_config_field_is_list(f))
                         r = add_list(o, f->key, m);
                 else
                         r = add_string(o, f->key, *(char *const *)m);

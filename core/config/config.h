@@ -28,6 +28,10 @@ struct ctk_config {
         bool cdi_refresh;               /* default true: cdi generate --refresh regenerates the spec */
         char *mode;                     /* auto|cdi|legacy, default auto: how the runtime resolves requests */
         bool cdi_refresh_on_stale;      /* default false: mode cdi regenerates a stale spec instead of failing */
+        bool accept_env_unprivileged;   /* default true: AMD_VISIBLE_DEVICES / DOCKER_RESOURCE_* count in a
+                                           container without CAP_SYS_ADMIN in its bounding set */
+        struct ctk_strv cdi_annotation_prefixes; /* default cdi.k8s.io/; empty: annotations request nothing */
+        struct ctk_strv cdi_kinds;               /* default amd.com/gpu; "*" = any: the kinds CDI names may have */
 };
 
 /* The runtime's modes (config key mode). */
@@ -46,8 +50,10 @@ enum ctk_config_field_kind {
         CTK_CONFIG_F_LEVEL,   /* log level */
         CTK_CONFIG_F_KINDS,   /* array of resource kinds */
         CTK_CONFIG_F_BOOL,
-        CTK_CONFIG_F_DIRS, /* non-empty array of absolute paths */
-        CTK_CONFIG_F_MODE, /* auto, cdi or legacy */
+        CTK_CONFIG_F_DIRS,      /* non-empty array of absolute paths */
+        CTK_CONFIG_F_MODE,      /* auto, cdi or legacy */
+        CTK_CONFIG_F_PREFIXES,  /* array of annotation key prefixes (may be empty) */
+        CTK_CONFIG_F_CDI_KINDS, /* array of CDI kinds vendor/class, or "*" (may be empty) */
 };
 
 struct ctk_config_field {
@@ -59,6 +65,8 @@ struct ctk_config_field {
 
 /* The n keys, in the order `amd-ctk config default` prints them. */
 const struct ctk_config_field *ctk_config_fields(size_t *n);
+/* Whether f's member is a struct ctk_strv (an array of strings). */
+bool ctk_config_field_is_list(const struct ctk_config_field *f);
 
 /* A member's value as a JSON parser saw it. */
 struct ctk_config_value {
@@ -88,6 +96,10 @@ int ctk_config_finish(const struct ctk_config *c, const char **key, struct ctk_e
 /* Whether s is a resource kind resource-kinds accepts: letters, digits, '_',
  * '-' and '.', at least one. */
 bool ctk_config_kind_valid(const char *s);
+
+/* Whether kinds (config key cdi-kinds) lets the runtime resolve the CDI
+ * name (vendor/class=name): its kind is one of them, or one is "*". */
+bool ctk_config_cdi_kind_allowed(const struct ctk_strv *kinds, const char *name);
 
 /* Fills *out with the defaults. */
 int ctk_config_defaults(struct ctk_config *out, struct ctk_error **err);

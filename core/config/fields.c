@@ -30,6 +30,9 @@ static const struct ctk_config_field fields[] = {
     {"cdi-refresh", CTK_CONFIG_F_BOOL, false, AT(cdi_refresh)},
     {"mode", CTK_CONFIG_F_MODE, false, AT(mode)},
     {"cdi-refresh-on-stale", CTK_CONFIG_F_BOOL, false, AT(cdi_refresh_on_stale)},
+    {"accept-visible-devices-envvar-when-unprivileged", CTK_CONFIG_F_BOOL, false, AT(accept_env_unprivileged)},
+    {"cdi-annotation-prefixes", CTK_CONFIG_F_PREFIXES, false, AT(cdi_annotation_prefixes)},
+    {"cdi-kinds", CTK_CONFIG_F_CDI_KINDS, false, AT(cdi_kinds)},
 };
 #define NFIELDS (sizeof(fields) / sizeof(fields[0]))
 
@@ -67,6 +70,8 @@ void ctk_config_clear(struct ctk_config *c)
         free(c->ctk_path);
         ctk_strv_clear(&c->cdi_spec_dirs);
         free(c->mode);
+        ctk_strv_clear(&c->cdi_annotation_prefixes);
+        ctk_strv_clear(&c->cdi_kinds);
         *c = (struct ctk_config){0};
 }
 
@@ -75,10 +80,13 @@ int ctk_config_defaults(struct ctk_config *out, struct ctk_error **err)
         _cleanup_config_ struct ctk_config c = {0};
         c.seccomp_numa = true;
         c.cdi_refresh = true;
+        c.accept_env_unprivileged = true;
         if ((c.log_file = strdup(DEFAULT_LOG_FILE)) == NULL || (c.log_level = strdup(DEFAULT_LOG_LEVEL)) == NULL ||
             (c.state_dir = strdup(DEFAULT_STATE_DIR)) == NULL || (c.mode = strdup("auto")) == NULL ||
             ctk_strv_push(&c.resource_kinds, "AMD_GPU") < 0 || ctk_strv_push(&c.resource_kinds, "GPU") < 0 ||
-            ctk_strv_push(&c.cdi_spec_dirs, "/etc/cdi") < 0 || ctk_strv_push(&c.cdi_spec_dirs, "/var/run/cdi") < 0)
+            ctk_strv_push(&c.cdi_spec_dirs, "/etc/cdi") < 0 || ctk_strv_push(&c.cdi_spec_dirs, "/var/run/cdi") < 0 ||
+            ctk_strv_push(&c.cdi_annotation_prefixes, "cdi.k8s.io/") < 0 ||
+            ctk_strv_push(&c.cdi_kinds, "amd.com/gpu") < 0)
                 return ctk_error_set(err, ENOMEM, "out of memory");
         *out = c;
         // NOLINTNEXTLINE(clang-analyzer-deadcode.DeadStores): c is read by its cleanup attribute
@@ -98,6 +106,44 @@ bool ctk_config_kind_valid(const char *s)
                 return false;
         for (const char *p = s; *p != '\0'; p++)
                 if (!is_kind_char(*p))
+                        return false;
+        return true;
+}
+
+/* A vendor or class of a CDI kind: a letter first, a letter or digit last,
+ * letters, digits, '_', '.' and '-' between. */
+static bool cdi_part_valid(const char *s, size_t n)
+{
+        if (n == 0 || !((s[0] >= 'A' && s[0] <= 'Z') || (s[0] >= 'a' && s[0] <= 'z')))
+                return false;
+        for (size_t i = 0; i < n; i++)
+                if (!is_kind_char(s[i]) || (i == n - 1 && (s[i] == '_' || s[i] == '.' || s[i] == '-')))
+                        return false;
+        return true;
+}
+
+static bool cdi_kind_valid(const char *s)
+{
+        const char *slash = strchr(s, '/');
+        return strcmp(s, "*") == 0 || (slash != NULL && cdi_part_valid(s, (size_t)(slash - s)) &&
+                                       cdi_part_valid(slash + 1, strlen(slash + 1)));
+}
+
+bool ctk_config_cdi_kind_allowed(const struct ctk_strv *kinds, const char *name)
+{
+        const char *eq = strchr(name, '=');
+        size_t n = eq != NULL ? (size_t)(eq - name) : strlen(name);
+        for (size_t i = 0; i < kinds->n; i++)
+                if (strcmp(kinds->v[i], "*") == 0 || (strlen(kinds->v[i]) == n && memcmp(kinds->v[i], name, n) == 0))
+                        return true;
+        return false;
+}
+
+/* An annotation key prefix: letters, digits, '.', '_', '-' and '/'. */
+static bool prefix_valid(const char *s)
+{
+        for (const char *p = s; *p != '\0'; p++)
+                if (!is_kind_char(*p) && *p != '/')
                         return false;
         return true;
 }
@@ -138,10 +184,30 @@ static int check_string(const struct ctk_config_field *f, const char *s, struct 
                                              "'.' (got \"%s\")",
                                              f->key, s);
                 return 0;
+        case CTK_CONFIG_F_PREFIXES:
+                if (!prefix_valid(s))
+                        return ctk_error_set(err, EINVAL,
+                                             "\"%s\" entries may only contain letters, digits, '.', '_', '-' and '/' "
+                                             "(got \"%s\")",
+                                             f->key, s);
+                return 0;
+        case CTK_CONFIG_F_CDI_KINDS:
+                if (!cdi_kind_valid(s))
+                        return ctk_error_set(err, EINVAL,
+                                             "\"%s\" entries are CDI kinds vendor/class (e.g. \"amd.com/gpu\") or "
+                                             "\"*\" for any (got \"%s\")",
+                                             f->key, s);
+                return 0;
         case CTK_CONFIG_F_BOOL:
                 break;
         }
         return 0;
+}
+
+bool ctk_config_field_is_list(const struct ctk_config_field *f)
+{
+        return f->kind == CTK_CONFIG_F_KINDS || f->kind == CTK_CONFIG_F_DIRS || f->kind == CTK_CONFIG_F_PREFIXES ||
+               f->kind == CTK_CONFIG_F_CDI_KINDS;
 }
 
 static int set_list(const struct ctk_config_field *f, const struct ctk_config_value *v, struct ctk_strv *out,
@@ -187,7 +253,8 @@ int ctk_config_set(struct ctk_config *c, const char *key, const struct ctk_confi
                     err, EINVAL,
                     "unknown key \"%s\" (known keys: root, profile, runtime-path, log-file, "
                     "log-level, state-dir, resource-kinds, seccomp-numa, ctk-path, cdi-spec-dirs, cdi-refresh, mode, "
-                    "cdi-refresh-on-stale)",
+                    "cdi-refresh-on-stale, accept-visible-devices-envvar-when-unprivileged, cdi-annotation-prefixes, "
+                    "cdi-kinds)",
                     key);
         if (f->kind == CTK_CONFIG_F_BOOL) {
                 if (v->kind != CTK_CONFIG_V_BOOL)
@@ -195,7 +262,7 @@ int ctk_config_set(struct ctk_config *c, const char *key, const struct ctk_confi
                 *(bool *)member(c, f) = v->b;
                 return 0;
         }
-        if (f->kind == CTK_CONFIG_F_KINDS || f->kind == CTK_CONFIG_F_DIRS)
+        if (ctk_config_field_is_list(f))
                 return set_list(f, v, member(c, f), at, err);
         char **slot = member(c, f);
         if (v->kind == CTK_CONFIG_V_NULL && f->nullable) {

@@ -46,7 +46,7 @@ static bool load_config(const struct rt_args *a, struct ctk_config *cfg)
 }
 
 /* True when a create/run spec cannot ask for GPUs. */
-static bool spec_is_plain(const struct rt_args *a)
+static bool spec_is_plain(const struct rt_args *a, const struct ctk_config *cfg)
 {
         _cleanup_free_ char *path = rt_spec_path(a);
         _cleanup_free_ char *text = NULL;
@@ -54,7 +54,7 @@ static bool spec_is_plain(const struct rt_args *a)
         _cleanup_error_ struct ctk_error *err = NULL;
         if (path == NULL || ctk_file_read_all(path, &text, &len, &err) < 0)
                 return false;
-        return !rt_spec_may_request_gpus(text, len);
+        return !rt_spec_may_request_gpus(text, len, &cfg->cdi_annotation_prefixes);
 }
 
 /* True when the GPU tracker is certainly not enabled, so that a delete has
@@ -79,7 +79,7 @@ static char *direct_runtime(const struct rt_args *a)
         switch (a->command) {
         case RT_CMD_CREATE:
         case RT_CMD_RUN:
-                if (!spec_is_plain(a))
+                if (!spec_is_plain(a, &cfg))
                         return NULL;
                 break;
         case RT_CMD_DELETE:

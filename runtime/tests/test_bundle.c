@@ -12,9 +12,18 @@
 #include "core/base/base.h"
 #include "runtime/bundle.h"
 
+static bool may_with(const char *text, const char *const *prefixes)
+{
+        struct ctk_strv p _cleanup_strv_ = {0};
+        for (size_t i = 0; prefixes[i] != NULL; i++)
+                assert_int_equal(ctk_strv_push(&p, prefixes[i]), 0);
+        return rt_spec_may_request_gpus(text, strlen(text), &p);
+}
+
+/* with the default configuration's prefix */
 static bool may(const char *text)
 {
-        return rt_spec_may_request_gpus(text, strlen(text));
+        return may_with(text, (const char *const[]){"cdi.k8s.io/", NULL});
 }
 
 static void test_spec_path(void **state)
@@ -60,11 +69,34 @@ static void test_may_request_gpus(void **state)
         assert_true(may("{\"annotations\":{\"note\":\"set AMD_VISIBLE_DEVICES\"}}"));
 }
 
+/* config key cdi-annotation-prefixes: the prefixes given decide, however
+ * JSON spells them; none: annotations do not count */
+static void test_prefixes(void **state)
+{
+        (void)state;
+        const char *const custom[] = {"gpus.example.com/amd-", NULL};
+        const char *const none[] = {NULL};
+        const char *const slashes[] = {"/", NULL};
+        const char *cdi = "{\"annotations\":{\"cdi.k8s.io/nic\":\"amd.com/gpu=0\"}}";
+        assert_true(may(cdi));
+        assert_false(may_with(cdi, custom));
+        assert_false(may_with(cdi, none));
+        assert_true(may_with("{\"annotations\":{\"gpus.example.com/amd-x\":\"amd.com/gpu=0\"}}", custom));
+        assert_true(may_with("{\"annotations\":{\"gpus.example.com\\/amd-x\":\"amd.com/gpu=0\"}}", custom));
+        assert_true(may_with("{\"annotations\":{\"gpus.\\u0065xample.com/amd-x\":\"amd.com/gpu=0\"}}", custom));
+        assert_false(may_with("{\"annotations\":{\"gpus.example.org/amd-x\":\"amd.com/gpu=0\"}}", custom));
+        /* the variables count whatever the prefixes */
+        assert_true(may_with("{\"process\":{\"env\":[\"AMD_VISIBLE_DEVICES=0\"]}}", none));
+        /* a prefix without a part between slashes could be anywhere */
+        assert_true(may_with("{}", slashes));
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
             cmocka_unit_test(test_spec_path),
             cmocka_unit_test(test_may_request_gpus),
+            cmocka_unit_test(test_prefixes),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }

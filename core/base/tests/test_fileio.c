@@ -135,6 +135,34 @@ static void test_write_atomic_mode_is_forced(void **state)
         assert_int_equal(st.st_size, 2);
 }
 
+/* A backup takes its source's owner and mode, never those of the file it
+ * replaces (an earlier backup someone else owns, wider than its source). */
+static void test_write_atomic_as(void **state)
+{
+        (void)state;
+        _cleanup_free_ char *p = scratch_path(dir, "daemon.json.bak");
+        put(p, "stale", 0644);
+        bool root = geteuid() == 0;
+        if (root)
+                assert_int_equal(chown(p, 65534, 65534), 0);
+        _cleanup_error_ struct ctk_error *err = NULL;
+        assert_int_equal(ctk_file_write_atomic_as(p, "secret", 6, 0600, geteuid(), getegid(), 0, &err), 0);
+        struct stat st;
+        assert_int_equal(stat(p, &st), 0);
+        assert_int_equal(st.st_mode & 07777, 0600);
+        assert_int_equal(st.st_uid, geteuid());
+        assert_int_equal(st.st_gid, getegid());
+        assert_int_equal(st.st_size, 6);
+        if (!root)
+                return;
+        /* and to another owner, whose file it is */
+        assert_int_equal(ctk_file_write_atomic_as(p, "theirs", 6, 0640, 65534, 65534, 0, &err), 0);
+        assert_int_equal(stat(p, &st), 0);
+        assert_int_equal(st.st_mode & 07777, 0640);
+        assert_int_equal(st.st_uid, 65534);
+        assert_int_equal(st.st_gid, 65534);
+}
+
 static void test_write_atomic_failure_leaves_file(void **state)
 {
         (void)state;
@@ -368,6 +396,7 @@ int main(void)
             cmocka_unit_test(test_write_atomic_keeps_mode),
             cmocka_unit_test(test_write_atomic_new_file),
             cmocka_unit_test(test_write_atomic_mode_is_forced),
+            cmocka_unit_test(test_write_atomic_as),
             cmocka_unit_test(test_write_atomic_failure_leaves_file),
             cmocka_unit_test(test_write_atomic_refuses_symlink),
             cmocka_unit_test(test_write_atomic_hard_link_untouched),

@@ -113,14 +113,23 @@ static void test_unresolvable(void **state)
         assert_int_equal(r.n, 0);
 }
 
+/* CDI's prefix, as the configuration has it by default. */
+static struct ctk_strv cdi_prefix(void)
+{
+        struct ctk_strv p = {0};
+        assert_int_equal(ctk_strv_push(&p, "cdi.k8s.io/"), 0);
+        return p;
+}
+
 static void test_annotations(void **state)
 {
         (void)state;
+        struct ctk_strv pre _cleanup_strv_ = cdi_prefix();
         _cleanup_json_ json_t *oci = json_pack(
             "{s:{s:s, s:s, s:s}}", "annotations", "cdi.k8s.io/vendor.nic_eth1", "example.com/nic=eth1",
             "cdi.k8s.io/amd.gpu_0", "amd.com/gpu=0,amd.com/gpu=all", "io.kubernetes.cri.container-type", "container");
         struct ctk_strv names _cleanup_strv_ = {0}, sources _cleanup_strv_ = {0};
-        assert_int_equal(ctk_cdi_annotation_names(oci, &names, &sources, NULL), 0);
+        assert_int_equal(ctk_cdi_annotation_names(oci, &pre, &names, &sources, NULL), 0);
         /* keys in sorted order, values in theirs */
         assert_int_equal(names.n, 3);
         assert_string_equal(names.v[0], "amd.com/gpu=0");
@@ -128,7 +137,7 @@ static void test_annotations(void **state)
         assert_string_equal(names.v[2], "example.com/nic=eth1");
         assert_string_equal(sources.v[0], "annotation cdi.k8s.io/amd.gpu_0");
         assert_string_equal(sources.v[2], "annotation cdi.k8s.io/vendor.nic_eth1");
-        assert_true(ctk_cdi_spec_requests_annotations(oci));
+        assert_true(ctk_cdi_spec_requests_annotations(oci, &pre));
 
         const char *bad[][3] = {
             {"cdi.k8s.io/", "amd.com/gpu=0",
@@ -148,7 +157,7 @@ static void test_annotations(void **state)
                 _cleanup_json_ json_t *o = json_pack("{s:{s:s}}", "annotations", bad[i][0], bad[i][1]);
                 struct ctk_strv n _cleanup_strv_ = {0}, s _cleanup_strv_ = {0};
                 _cleanup_error_ struct ctk_error *err = NULL;
-                assert_int_equal(ctk_cdi_annotation_names(o, &n, &s, &err), -1);
+                assert_int_equal(ctk_cdi_annotation_names(o, &pre, &n, &s, &err), -1);
                 if (bad[i][2] != NULL)
                         assert_string_equal(err->msg, bad[i][2]);
         }
@@ -157,14 +166,54 @@ static void test_annotations(void **state)
         snprintf(key, sizeof(key), "cdi.k8s.io/%063d", 7);
         _cleanup_json_ json_t *ok = json_pack("{s:{s:s}}", "annotations", key, "amd.com/gpu=0");
         struct ctk_strv n2 _cleanup_strv_ = {0}, s2 _cleanup_strv_ = {0};
-        assert_int_equal(ctk_cdi_annotation_names(ok, &n2, &s2, NULL), 0);
+        assert_int_equal(ctk_cdi_annotation_names(ok, &pre, &n2, &s2, NULL), 0);
         snprintf(key, sizeof(key), "cdi.k8s.io/%064d", 7);
         _cleanup_json_ json_t *long_key = json_pack("{s:{s:s}}", "annotations", key, "amd.com/gpu=0");
-        assert_int_equal(ctk_cdi_annotation_names(long_key, &n2, &s2, NULL), -1);
+        assert_int_equal(ctk_cdi_annotation_names(long_key, &pre, &n2, &s2, NULL), -1);
         /* no annotations: nothing */
         _cleanup_json_ json_t *none = json_pack("{s:{}}", "process");
-        assert_int_equal(ctk_cdi_annotation_names(none, &n2, &s2, NULL), 0);
-        assert_false(ctk_cdi_spec_requests_annotations(none));
+        assert_int_equal(ctk_cdi_annotation_names(none, &pre, &n2, &s2, NULL), 0);
+        assert_false(ctk_cdi_spec_requests_annotations(none, &pre));
+}
+
+/* Other prefixes (config key cdi-annotation-prefixes): only theirs count;
+ * none at all turns annotations off. */
+static void test_annotation_prefixes(void **state)
+{
+        (void)state;
+        _cleanup_json_ json_t *oci =
+            json_pack("{s:{s:s, s:s, s:s}}", "annotations", "cdi.k8s.io/a", "amd.com/gpu=0", "gpus.example.com/b",
+                      "amd.com/gpu=1", "gpus.example.com-c", "amd.com/gpu=2");
+        struct ctk_strv pre _cleanup_strv_ = {0};
+        assert_int_equal(ctk_strv_push(&pre, "gpus.example.com/"), 0);
+        struct ctk_strv names _cleanup_strv_ = {0}, sources _cleanup_strv_ = {0};
+        assert_int_equal(ctk_cdi_annotation_names(oci, &pre, &names, &sources, NULL), 0);
+        assert_int_equal(names.n, 1);
+        assert_string_equal(names.v[0], "amd.com/gpu=1");
+        assert_string_equal(sources.v[0], "annotation gpus.example.com/b");
+        assert_true(ctk_cdi_spec_requests_annotations(oci, &pre));
+        /* two prefixes: keys of both, sorted */
+        assert_int_equal(ctk_strv_push(&pre, "cdi.k8s.io/"), 0);
+        ctk_strv_clear(&names);
+        ctk_strv_clear(&sources);
+        assert_int_equal(ctk_cdi_annotation_names(oci, &pre, &names, &sources, NULL), 0);
+        assert_int_equal(names.n, 2);
+        assert_string_equal(names.v[0], "amd.com/gpu=0");
+        assert_string_equal(names.v[1], "amd.com/gpu=1");
+        /* the name after another prefix follows CDI's rule too, and the error says which prefix */
+        _cleanup_json_ json_t *bad = json_pack("{s:{s:s}}", "annotations", "gpus.example.com/-x", "amd.com/gpu=0");
+        _cleanup_error_ struct ctk_error *err = NULL;
+        assert_int_equal(ctk_cdi_annotation_names(bad, &pre, &names, &sources, &err), -1);
+        assert_string_equal(err->msg, "annotation \"gpus.example.com/-x\": after gpus.example.com/ comes a name of "
+                                      "1-63 letters, digits, '_', '.' and '-', beginning and ending with a letter or "
+                                      "digit");
+        /* no prefixes: nothing is a request */
+        const struct ctk_strv none = {0};
+        ctk_strv_clear(&names);
+        ctk_strv_clear(&sources);
+        assert_int_equal(ctk_cdi_annotation_names(oci, &none, &names, &sources, NULL), 0);
+        assert_int_equal(names.n, 0);
+        assert_false(ctk_cdi_spec_requests_annotations(oci, &none));
 }
 
 static void test_qualified_names(void **state)
@@ -211,6 +260,7 @@ int main(void)
             cmocka_unit_test_setup_teardown(test_resolve_order, setup, teardown),
             cmocka_unit_test_setup_teardown(test_unresolvable, setup, teardown),
             cmocka_unit_test(test_annotations),
+            cmocka_unit_test(test_annotation_prefixes),
             cmocka_unit_test(test_qualified_names),
             cmocka_unit_test(test_gpu_name_mark),
         };

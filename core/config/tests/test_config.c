@@ -35,7 +35,14 @@ static const char default_dump[] = "{\n"
                                    "    ],\n"
                                    "    \"cdi-refresh\": true,\n"
                                    "    \"mode\": \"auto\",\n"
-                                   "    \"cdi-refresh-on-stale\": false\n"
+                                   "    \"cdi-refresh-on-stale\": false,\n"
+                                   "    \"accept-visible-devices-envvar-when-unprivileged\": true,\n"
+                                   "    \"cdi-annotation-prefixes\": [\n"
+                                   "        \"cdi.k8s.io/\"\n"
+                                   "    ],\n"
+                                   "    \"cdi-kinds\": [\n"
+                                   "        \"amd.com/gpu\"\n"
+                                   "    ]\n"
                                    "}\n";
 
 static void assert_defaults(const struct ctk_config *c)
@@ -59,6 +66,11 @@ static void assert_defaults(const struct ctk_config *c)
         assert_int_equal(ctk_config_mode_of(c), CTK_MODE_AUTO);
         assert_false(c->cdi_refresh_on_stale);
         assert_true(c->cdi_refresh);
+        assert_true(c->accept_env_unprivileged);
+        assert_int_equal(c->cdi_annotation_prefixes.n, 1);
+        assert_string_equal(c->cdi_annotation_prefixes.v[0], "cdi.k8s.io/");
+        assert_int_equal(c->cdi_kinds.n, 1);
+        assert_string_equal(c->cdi_kinds.v[0], "amd.com/gpu");
 }
 
 static int parse(const char *text, struct ctk_config *c, struct ctk_error **err)
@@ -108,6 +120,57 @@ static void test_default_round_trip(void **state)
         ctk_config_clear(&c);
 }
 
+/* cdi-annotation-prefixes and cdi-kinds: empty arrays turn them off; bad
+ * entries are one error naming the key and the entry. */
+static void test_cdi_policy_keys(void **state)
+{
+        (void)state;
+        struct ctk_config c;
+        struct ctk_error *err = NULL;
+        assert_int_equal(parse("{\"cdi-annotation-prefixes\": [], \"cdi-kinds\": []}", &c, &err), 0);
+        assert_int_equal(c.cdi_annotation_prefixes.n, 0);
+        assert_int_equal(c.cdi_kinds.n, 0);
+        assert_false(ctk_config_cdi_kind_allowed(&c.cdi_kinds, "amd.com/gpu=0"));
+        ctk_config_clear(&c);
+        check_error("{\"cdi-kinds\": [\"amd.com\"]}",
+                    "config.json:1:16: \"cdi-kinds\" entries are CDI kinds "
+                    "vendor/class (e.g. \"amd.com/gpu\") or \"*\" for any (got \"amd.com\")");
+        check_error("{\"cdi-kinds\": [\"amd.com/gpu\", \"amd.com/gpu=0\"]}",
+                    "config.json:1:31: \"cdi-kinds\" entries are CDI kinds vendor/class (e.g. \"amd.com/gpu\") or "
+                    "\"*\" for any (got \"amd.com/gpu=0\")");
+        check_error("{\"cdi-kinds\": [\"amd.com/gpu-\"]}", "config.json:1:16: \"cdi-kinds\" entries are CDI kinds "
+                                                           "vendor/class (e.g. \"amd.com/gpu\") or \"*\" for any (got "
+                                                           "\"amd.com/gpu-\")");
+        check_error("{\"cdi-kinds\": [\"1amd.com/gpu\"]}", "config.json:1:16: \"cdi-kinds\" entries are CDI kinds "
+                                                           "vendor/class (e.g. \"amd.com/gpu\") or \"*\" for any (got "
+                                                           "\"1amd.com/gpu\")");
+        check_error("{\"cdi-kinds\": \"*\"}",
+                    "config.json:1:2: \"cdi-kinds\" must be an array of strings, not a string");
+        check_error("{\"cdi-annotation-prefixes\": [\"cdi.k8s.io/\", \"\"]}",
+                    "config.json:1:45: \"cdi-annotation-prefixes\" must not be empty");
+        check_error("{\"cdi-annotation-prefixes\": [\"a b/\"]}",
+                    "config.json:1:30: \"cdi-annotation-prefixes\" entries may only contain letters, digits, '.', "
+                    "'_', '-' and '/' (got \"a b/\")");
+        check_error("{\"accept-visible-devices-envvar-when-unprivileged\": 0}",
+                    "config.json:1:2: \"accept-visible-devices-envvar-when-unprivileged\" must be true or false, not "
+                    "a number");
+}
+
+static void test_cdi_kind_allowed(void **state)
+{
+        (void)state;
+        _cleanup_strv_ struct ctk_strv k = {0};
+        assert_int_equal(ctk_strv_push(&k, "amd.com/gpu"), 0);
+        assert_true(ctk_config_cdi_kind_allowed(&k, "amd.com/gpu=all"));
+        assert_true(ctk_config_cdi_kind_allowed(&k, "amd.com/gpu=0x1234:0"));
+        assert_false(ctk_config_cdi_kind_allowed(&k, "nvidia.com/gpu=all"));
+        assert_false(ctk_config_cdi_kind_allowed(&k, "amd.com/gpux=0"));
+        assert_false(ctk_config_cdi_kind_allowed(&k, "amd.com/gp=0"));
+        assert_false(ctk_config_cdi_kind_allowed(&k, "AMD.com/gpu=0")); /* kinds are case-sensitive, as CDI's */
+        assert_int_equal(ctk_strv_push(&k, "*"), 0);
+        assert_true(ctk_config_cdi_kind_allowed(&k, "nvidia.com/gpu=all"));
+}
+
 static void test_blank_and_empty(void **state)
 {
         (void)state;
@@ -135,7 +198,10 @@ static void test_every_key(void **state)
                            "  \"ctk-path\": \"/usr/bin/amd-ctk\",\n"
                            "  \"cdi-spec-dirs\": [\"/etc/cdi\"],\n"
                            "  \"mode\": \"cdi\",\n"
-                           "  \"cdi-refresh-on-stale\": true\n"
+                           "  \"cdi-refresh-on-stale\": true,\n"
+                           "  \"accept-visible-devices-envvar-when-unprivileged\": false,\n"
+                           "  \"cdi-annotation-prefixes\": [\"example.com/gpu-\", \"cdi.k8s.io/\"],\n"
+                           "  \"cdi-kinds\": [\"amd.com/gpu\", \"example.com/nic_2\", \"*\"]\n"
                            "}\n";
         struct ctk_config c;
         struct ctk_error *err = NULL;
@@ -155,6 +221,11 @@ static void test_every_key(void **state)
         assert_string_equal(c.cdi_spec_dirs.v[0], "/etc/cdi");
         assert_int_equal(ctk_config_mode_of(&c), CTK_MODE_CDI);
         assert_true(c.cdi_refresh_on_stale);
+        assert_false(c.accept_env_unprivileged);
+        assert_int_equal(c.cdi_annotation_prefixes.n, 2);
+        assert_string_equal(c.cdi_annotation_prefixes.v[0], "example.com/gpu-");
+        assert_int_equal(c.cdi_kinds.n, 3);
+        assert_string_equal(c.cdi_kinds.v[2], "*");
 
         /* The dump of a custom config reads back to the same config. */
         char *s = ctk_config_dump(&c);
@@ -211,12 +282,14 @@ static void test_unknown_key(void **state)
         check_error("{\n    \"root\": null,\n    \"rot\": \"/\"\n}",
                     "config.json:3:5: unknown key \"rot\" (known keys: root, profile, runtime-path, log-file, "
                     "log-level, state-dir, resource-kinds, seccomp-numa, ctk-path, cdi-spec-dirs, cdi-refresh, mode, "
-                    "cdi-refresh-on-stale)");
+                    "cdi-refresh-on-stale, accept-visible-devices-envvar-when-unprivileged, cdi-annotation-prefixes, "
+                    "cdi-kinds)");
         /* Keys are case-sensitive and use dashes. */
         check_error("{\"log_level\": \"info\"}",
                     "config.json:1:2: unknown key \"log_level\" (known keys: root, profile, runtime-path, log-file, "
                     "log-level, state-dir, resource-kinds, seccomp-numa, ctk-path, cdi-spec-dirs, cdi-refresh, mode, "
-                    "cdi-refresh-on-stale)");
+                    "cdi-refresh-on-stale, accept-visible-devices-envvar-when-unprivileged, cdi-annotation-prefixes, "
+                    "cdi-kinds)");
 }
 
 static void test_wrong_types(void **state)
@@ -368,6 +441,8 @@ static void test_default_dump_loads(void **state)
 int main(void)
 {
         const struct CMUnitTest tests[] = {
+            cmocka_unit_test(test_cdi_policy_keys),
+            cmocka_unit_test(test_cdi_kind_allowed),
             cmocka_unit_test(test_defaults),
             cmocka_unit_test(test_default_round_trip),
             cmocka_unit_test(test_blank_and_empty),

@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -55,6 +56,37 @@ static void test_reads_plain_files(void **state)
         same("{\"resource-kinds\": [], \"seccomp-numa\": true}");
         same("{\"log-file\": \"\\/tmp\\/a \\\"b\\\" \\\\ c\\td\"}"); /* escapes other than \u */
         same("{\"root\":\"/r\",\"ctk-path\":null}");
+        same("{\"accept-visible-devices-envvar-when-unprivileged\": false, \"cdi-annotation-prefixes\": [],"
+             " \"cdi-kinds\": [\"*\"]}");
+        same("{\"cdi-annotation-prefixes\": [\"example.com/gpu-\", \"cdi.k8s.io/\"], \"cdi-kinds\": []}");
+}
+
+/* Every key the full reader knows, the launcher knows: `config default`'s
+ * output, and a file that sets every key to something else, read the same. */
+static void test_every_key(void **state)
+{
+        (void)state;
+        struct ctk_config c;
+        assert_int_equal(ctk_config_defaults(&c, NULL), 0);
+        _cleanup_free_ char *defaults = ctk_config_dump(&c);
+        ctk_config_clear(&c);
+        same(defaults);
+        size_t n;
+        const struct ctk_config_field *f = ctk_config_fields(&n);
+        for (size_t i = 0; i < n; i++) {
+                /* each key once, with a value its kind accepts (not the default) */
+                static const char *const values[] = {
+                    [CTK_CONFIG_F_PATH] = "\"/x\"",       [CTK_CONFIG_F_PROGRAM] = "\"crun\"",
+                    [CTK_CONFIG_F_LEVEL] = "\"error\"",   [CTK_CONFIG_F_KINDS] = "[\"X\"]",
+                    [CTK_CONFIG_F_BOOL] = "false",        [CTK_CONFIG_F_DIRS] = "[\"/d\"]",
+                    [CTK_CONFIG_F_MODE] = "\"legacy\"",   [CTK_CONFIG_F_PREFIXES] = "[\"a.example/\"]",
+                    [CTK_CONFIG_F_CDI_KINDS] = "[\"*\"]",
+                };
+                assert_true((size_t)f[i].kind < sizeof(values) / sizeof(values[0]) && values[f[i].kind] != NULL);
+                _cleanup_free_ char *text = NULL;
+                assert_true(asprintf(&text, "{\"%s\": %s}", f[i].key, values[f[i].kind]) > 0);
+                same(text);
+        }
 }
 
 static void test_leaves_the_rest_to_jansson(void **state)
@@ -92,6 +124,8 @@ static void test_leaves_the_rest_to_jansson(void **state)
         refused("{\"cdi-spec-dirs\": []}");
         refused("{\"seccomp-numa\": \"yes\"}");
         refused("{\"root\": \"/r\", \"profile\": \"/p\"}");
+        refused("{\"cdi-kinds\": [\"amd.com\"]}");
+        refused("{\"cdi-annotation-prefixes\": [\"\"]}");
 }
 
 /* Found by the config fuzzer: an empty array before any string (no
@@ -124,6 +158,7 @@ int main(void)
 {
         const struct CMUnitTest tests[] = {
             cmocka_unit_test(test_reads_plain_files),
+            cmocka_unit_test(test_every_key),
             cmocka_unit_test(test_leaves_the_rest_to_jansson),
             cmocka_unit_test(test_empty_arrays),
         };
