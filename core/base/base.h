@@ -2,7 +2,8 @@
  * (struct ctk_error: fallible functions return an int < 0 and fill *err;
  * callers add context with ctk_error_prefix; only a command's edge prints),
  * scope-bound cleanup helpers, logging, whole-file and atomic file I/O,
- * directory handles, flock, string vectors, strict number parsing and
+ * directory handles, flock, string vectors, strict number parsing,
+ * messages with their values cut, and
  * argument-vector helpers.  Uses libc only (the musl launcher links it), and
  * nothing else of core/. */
 #ifndef CTK_BASE_H
@@ -12,6 +13,7 @@
 #include "cleanup.h"
 #include "error.h"
 #include "fileio.h"
+#include "format.h"
 #include "flock.h"
 #include "fsdir.h"
 #include "log.h"

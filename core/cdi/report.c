@@ -80,7 +80,8 @@ __attribute__((format(printf, 3, 0))) static void add(struct ctk_cdi_walk *w, bo
                 print_path(f, w);
                 fputs(": ", f);
         }
-        vfprintf(f, fmt, ap);
+        _cleanup_free_ char *what = ctk_format_values(fmt, ap);
+        fputs(what != NULL ? what : "?", f);
         if (fclose(f) != 0)
                 return;
         struct ctk_strv *list = warning ? &w->rep->warnings : &w->rep->errors;
