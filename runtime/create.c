@@ -114,7 +114,7 @@ static int run_job(struct rt_job *j, struct ctk_error **err)
         j->spec_path = rt_spec_path(j->args);
         if (j->spec_path == NULL)
                 return ctk_error_set(err, ENOMEM, "out of memory");
-        if (ctk_file_read_all(j->spec_path, &j->data, &j->len, err) < 0)
+        if (ctk_file_read(j->spec_path, RT_SPEC_MAX, 0, &j->data, &j->len, err) < 0)
                 return ctk_error_prefix(err, "reading the container spec");
         if (!rt_spec_may_request_gpus(j->data, j->len)) {
                 ctk_log(CTK_LOG_DEBUG, "container %s: no GPU requested", j->args->id ? j->args->id : "?");

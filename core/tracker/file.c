@@ -49,7 +49,7 @@ int ctk_tracker_load(const struct ctk_tracker_paths *p, struct ctk_tracker_state
         *missing = false;
         struct ctk_file_view text;
         _cleanup_error_ struct ctk_error *e = NULL;
-        if (ctk_file_view_open_nofollow(p->state, &text, &e) < 0) {
+        if (ctk_file_view_open(p->state, CTK_TRACKER_STATE_MAX, CTK_READ_NOFOLLOW, &text, &e) < 0) {
                 if (e->code == ENOENT) {
                         *missing = true;
                         return 0;
