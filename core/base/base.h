@@ -3,7 +3,7 @@
  * callers add context with ctk_error_prefix; only a command's edge prints),
  * scope-bound cleanup helpers, logging, whole-file and atomic file I/O,
  * directory handles, flock, string vectors, strict number parsing,
- * messages with their values cut, and
+ * trusted files, messages with their values cut, and
  * argument-vector helpers.  Uses libc only (the musl launcher links it), and
  * nothing else of core/. */
 #ifndef CTK_BASE_H
@@ -19,5 +19,6 @@
 #include "log.h"
 #include "number.h"
 #include "strv.h"
+#include "trust.h"
 
 #endif
