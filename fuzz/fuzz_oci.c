@@ -25,8 +25,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
         _cleanup_free_ char *text = fuzz_text(data, size);
         _cleanup_json_ json_t *spec = NULL;
+        _cleanup_oci_literals_ struct ctk_oci_literals lits = {0};
         struct ctk_error *err = NULL;
-        if (ctk_oci_spec_parse(text, size, "config.json", &spec, &err) < 0) {
+        if (ctk_oci_spec_parse(text, size, "config.json", &spec, &lits, &err) < 0) {
                 ctk_error_free(err);
                 return 0;
         }
@@ -65,11 +66,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             ctk_oci_add_additional_gid(spec, 44, &changed, &err) == 0 &&
             ctk_seccomp_numa_edit_spec(spec, &changed, &err) == 0) {
                 size_t len;
-                _cleanup_free_ char *out = ctk_oci_spec_encode(spec, &len);
+                _cleanup_free_ char *out = ctk_oci_spec_encode(spec, &lits, &len);
                 FUZZ_ASSERT(out != NULL);
                 _cleanup_json_ json_t *again = NULL;
+                _cleanup_oci_literals_ struct ctk_oci_literals lits2 = {0};
                 struct ctk_error *err2 = NULL;
-                FUZZ_ASSERT(ctk_oci_spec_parse(out, len, "out", &again, &err2) == 0);
+                FUZZ_ASSERT(ctk_oci_spec_parse(out, len, "out", &again, &lits2, &err2) == 0);
         }
         ctk_error_free(err);
         return 0;

@@ -27,6 +27,7 @@ void rt_job_clear(struct rt_job *j)
         ctk_backend_free(j->backend);
         free(j->env);
         json_decref(j->spec);
+        ctk_oci_literals_clear(&j->lits);
         free(j->data);
         free(j->spec_path);
 }

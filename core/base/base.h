@@ -3,7 +3,7 @@
  * callers add context with ctk_error_prefix; only a command's edge prints),
  * scope-bound cleanup helpers, logging, whole-file and atomic file I/O,
  * directory handles, flock, string vectors, strict number parsing,
- * trusted files, messages with their values cut, and
+ * UTF-8, trusted files, messages with their values cut, and
  * argument-vector helpers.  Uses libc only (the musl launcher links it), and
  * nothing else of core/. */
 #ifndef CTK_BASE_H
@@ -20,5 +20,6 @@
 #include "number.h"
 #include "strv.h"
 #include "trust.h"
+#include "utf8.h"
 
 #endif
