@@ -84,7 +84,7 @@ static void check_message(const uint8_t *data, size_t size)
         FUZZ_ASSERT(strlen(err->msg) <= strlen("value '' is bad") + 4 * CTK_VALUE_MAX + 40);
         size_t len = strlen(text);
         if (len <= CTK_VALUE_MAX && strpbrk(text, "\x01\x02\x03\x04\x05\x06\x07\x08\t\n\v\f\r\x0e\x0f\x10\x11\x12\x13"
-                                                "\x14\x15\x16\x17\x18\x19\x1a\x1b\x1c\x1d\x1e\x1f\x7f") == NULL)
+                                                  "\x14\x15\x16\x17\x18\x19\x1a\x1b\x1c\x1d\x1e\x1f\x7f") == NULL)
                 FUZZ_ASSERT(strncmp(err->msg + 7, text, len) == 0 && strcmp(err->msg + 7 + len, "' is bad") == 0);
         ctk_error_free(err);
 }
@@ -152,8 +152,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 FUZZ_ASSERT(err != NULL && strchr(err->msg, '\n') == NULL);
                 FUZZ_ASSERT(!(regular && fits && trusted));
                 /* not trusted: said so, whatever the file is */
-                FUZZ_ASSERT((err->code == EPERM) == (!trusted && (regular || (flags & (4 | 8)) != 0 ||
-                                                                  (kind == 2 && (flags & 64) != 0))));
+                FUZZ_ASSERT((err->code == EPERM) ==
+                            (!trusted && (regular || (flags & (4 | 8)) != 0 || (kind == 2 && (flags & 64) != 0))));
         }
         free(out);
         ctk_error_free(err);

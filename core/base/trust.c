@@ -26,16 +26,15 @@ enum ctk_trust ctk_trust_check(const struct stat *st, uid_t euid)
 
 /* Checks st for the file at path; what names st's file in the message
  * ("it", "its directory D", ...).  0 when trusted, else -1 and the error. */
-static int require_trust(const char *path, const char *what, const struct stat *st, uid_t euid,
-                         struct ctk_error **err)
+static int require_trust(const char *path, const char *what, const struct stat *st, uid_t euid, struct ctk_error **err)
 {
         switch (ctk_trust_check(st, euid)) {
         case CTK_TRUSTED:
                 return 0;
         case CTK_UNTRUSTED_OWNER:
                 if (euid == 0)
-                        return ctk_error_set(err, EPERM, "%s is not trusted: %s is owned by uid %u, not root", path, what,
-                                             (unsigned)st->st_uid);
+                        return ctk_error_set(err, EPERM, "%s is not trusted: %s is owned by uid %u, not root", path,
+                                             what, (unsigned)st->st_uid);
                 return ctk_error_set(err, EPERM, "%s is not trusted: %s is owned by uid %u, neither root nor uid %u",
                                      path, what, (unsigned)st->st_uid, (unsigned)euid);
         case CTK_UNTRUSTED_GROUP:

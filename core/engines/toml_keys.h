@@ -22,7 +22,7 @@ enum ctk_toml_kind {
 };
 
 struct ctk_toml_node {
-        const char *name; /* the key's last part (in the parser's parts) */
+        const char *name;                  /* the key's last part (in the parser's parts) */
         size_t name_len, parent, at, last; /* at: where defined; last: an array's last table */
         enum ctk_toml_kind kind;
 };

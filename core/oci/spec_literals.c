@@ -18,7 +18,10 @@ static int hex4(const char *s)
         int v = 0;
         for (int i = 0; i < 4; i++) {
                 char c = s[i];
-                int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+                int d = c >= '0' && c <= '9'   ? c - '0'
+                        : c >= 'a' && c <= 'f' ? c - 'a' + 10
+                        : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                               : -1;
                 if (d < 0)
                         return -1;
                 v = v * 16 + d;
@@ -162,7 +165,8 @@ static int set_aside(const char *s, size_t start, size_t end, struct ctk_json_ou
                 return -1;
         char ph[32];
         int n = snprintf(ph, sizeof(ph), "\"\\u0001%zu\"", lits->n);
-        subs->v[lits->n] = (struct ctk_oci_sub){.at = o->n, .len = (size_t)n, .orig_at = start, .orig_len = end - start};
+        subs->v[lits->n] =
+            (struct ctk_oci_sub){.at = o->n, .len = (size_t)n, .orig_at = start, .orig_len = end - start};
         subs->n = lits->n + 1;
         lits->v[lits->n++] = (struct ctk_oci_literal){.text = text};
         ctk_json_out_put(o, ph, (size_t)n);

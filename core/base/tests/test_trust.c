@@ -128,13 +128,13 @@ static void test_read_trusted(void **state)
 {
         (void)state;
         _cleanup_free_ char *good = scratch_path(dir, "good"), *open_dir = scratch_path(dir, "open"),
-                              *group_dir = scratch_path(dir, "group");
+                            *group_dir = scratch_path(dir, "group");
         mkdir_mode(good, 0755);
         mkdir_mode(open_dir, 0777);
         mkdir_mode(group_dir, 0775);
         _cleanup_free_ char *ok = scratch_path(good, "ok.json"), *gw = scratch_path(good, "gw.json"),
-                              *ow = scratch_path(good, "ow.json"), *in_open = scratch_path(open_dir, "a.json"),
-                              *in_group = scratch_path(group_dir, "a.json");
+                            *ow = scratch_path(good, "ow.json"), *in_open = scratch_path(open_dir, "a.json"),
+                            *in_group = scratch_path(group_dir, "a.json");
         put(ok, 0644);
         put(gw, 0664);
         put(ow, 0606);
@@ -150,8 +150,8 @@ static void test_read_trusted(void **state)
 
         /* links: the target and its directory count, not only the link's */
         _cleanup_free_ char *to_ok = scratch_path(good, "to-ok.json"), *to_open = scratch_path(good, "to-open.json"),
-                              *to_gw = scratch_path(good, "to-gw.json"), *to_dir = scratch_path(good, "to-dir.json"),
-                              *dangling = scratch_path(good, "dangling.json");
+                            *to_gw = scratch_path(good, "to-gw.json"), *to_dir = scratch_path(good, "to-dir.json"),
+                            *dangling = scratch_path(good, "dangling.json");
         assert_int_equal(symlink(ok, to_ok), 0);
         assert_int_equal(symlink(in_open, to_open), 0);
         assert_int_equal(symlink(gw, to_gw), 0);
@@ -176,7 +176,7 @@ static void test_read_trusted(void **state)
         if (geteuid() != 0)
                 return;
         _cleanup_free_ char *theirs = scratch_path(good, "theirs.json"), *their_dir = scratch_path(dir, "their-dir"),
-                              *in_theirs = NULL, *their_link = scratch_path(good, "their-link.json");
+                            *in_theirs = NULL, *their_link = scratch_path(good, "their-link.json");
         put(theirs, 0644);
         assert_int_equal(chown(theirs, 65534, 65534), 0);
         expect(theirs, EPERM, msgf("%s is not trusted: it is owned by uid 65534, not root", theirs));
