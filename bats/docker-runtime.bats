@@ -315,7 +315,7 @@ readme_uuid_profile() {
                 docker run --rm --runtime=amd -e AMD_VISIBLE_DEVICES=0 rocm/rocm-terminal rocm-smi
         [ "$status" -eq 125 ]
         toolkit_config profile /nonexistent/host.json
-        fails_with "cannot open profile /nonexistent/host.json" \
+        fails_with "profile: cannot open /nonexistent/host.json" \
                 docker run --rm --runtime=amd -e AMD_VISIBLE_DEVICES=0 rocm/rocm-terminal rocm-smi
         [[ "${lines[0]}" == *"OCI runtime create failed: amd-container-runtime: "* ]]
         # without a GPU request the profile is not even opened

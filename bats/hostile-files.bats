@@ -263,3 +263,59 @@ dropin_name() { case $1 in containerd) echo 99-amd.toml ;; *) echo 99-amd.conf ;
         no_temporaries "$d"
         no_temporaries "$d/conf.d"
 }
+
+# within SECONDS CMD...: runs CMD (run's $status and $output), failing if it takes longer (a wait)
+within() {
+        local limit=$1
+        shift
+        run timeout "$limit" "$@"
+        [ "$status" -ne 124 ] || {
+                echo "still waiting after $limit s: $*" >&2
+                return 1
+        }
+}
+
+@test "a FIFO or /dev/zero where a file is read: one error naming it, never a wait or an endless read" {
+        local d=$T/f
+        mkdir -p "$d/conf.d" "$d/cdi" "$d/b"
+        mkfifo "$d/daemon.json" "$d/config.toml" "$d/conf.d/99-amd.toml" "$d/cdi/fifo.json" "$d/toolkit.json"
+        ln -s /dev/zero "$d/zero.json"
+        ln -s /dev/zero "$d/cdi/zero.json"
+        # daemon.json
+        within 20 "$CTK" runtime configure --config-path "$d/daemon.json"
+        [ "$status" -eq 1 ]
+        [ "$output" = "amd-ctk: $d/daemon.json is a FIFO, not a regular file: not read" ]
+        within 20 "$CTK" runtime configure --config-path "$d/zero.json"
+        [ "$status" -eq 1 ]
+        [ "$output" = "amd-ctk: /dev/zero is a character device, not a regular file: not read" ]
+        # containerd's config.toml, and the drop-in itself
+        within 20 "$CTK" runtime configure --runtime containerd --config-path "$d/conf.d/x.toml" --containerd-config "$d/config.toml"
+        [ "$status" -eq 1 ]
+        [ "$output" = "amd-ctk: $d/config.toml is a FIFO, not a regular file: not read" ]
+        within 20 "$CTK" runtime configure --runtime podman --config-path "$d/conf.d/99-amd.toml"
+        [ "$status" -eq 1 ]
+        [ "$output" = "amd-ctk: $d/conf.d/99-amd.toml is a FIFO, not a regular file: not read" ]
+        # the toolkit's config.json, for amd-ctk and for the runtime
+        within 20 "$CTK" --config "$d/toolkit.json" gpu list
+        [ "$status" -eq 1 ]
+        [ "$output" = "amd-ctk: configuration file: $d/toolkit.json is a FIFO, not a regular file: not read" ]
+        rt_bundle "$d/b" true
+        rt_spec_env "$d/b" AMD_VISIBLE_DEVICES=0
+        within 20 "$RT_SHIM" --amd-config="$d/toolkit.json" create --bundle "$d/b" fifo1
+        [ "$status" -eq 1 ]
+        [ "$output" = "amd-container-runtime: configuration file: $d/toolkit.json is a FIFO, not a regular file: not read" ]
+        # the bundle's config.json
+        mv "$d/b/config.json" "$d/b/real.json"
+        mkfifo "$d/b/config.json"
+        within 20 "$RT_SHIM" --amd-config="$CFG" create --bundle "$d/b" fifo2
+        [ "$status" -eq 1 ]
+        [ "$output" = "amd-container-runtime: reading the container spec: $d/b/config.json is a FIFO, not a regular file: not read" ]
+        # CDI specs: skipped, one warning each
+        within 20 "$CTK" cdi list --spec-dir "$d/cdi"
+        [ "$status" -eq 0 ]
+        [[ "$output" == *"amd-ctk: warning: $d/cdi/fifo.json is a FIFO, not a regular file: not read (spec skipped)"* ]]
+        [[ "$output" == *"amd-ctk: warning: $d/cdi/zero.json is a character device, not a regular file: not read (spec skipped)"* ]]
+        within 20 "$CTK" cdi validate --no-host-check --path "$d/zero.json"
+        [ "$status" -eq 1 ]
+        [[ "$output" == *"amd-ctk: failed to validate CDI spec: $d/zero.json is a character device, not a regular file: not read" ]]
+}

@@ -114,8 +114,45 @@ json.dump(s, open(sys.argv[2], "w"))' "$TEMPLATE/config.json" "$T/b/config.json"
         [ "$(stat -c %s "$FAKEFS_MNT/sys/class/kfd/kfd/topology/nodes/2/properties")" -eq 1073741824 ]
         bounded "$CTK_BIN/amd-ctk" --root "$FAKEFS_MNT" gpu list
         [ "$status" -eq 1 ]
-        [[ "$stderr" == *"reading $FAKEFS_MNT/sys/class/kfd/kfd/topology/nodes/2/properties: more than 1024 KiB, which no sysfs attribute is (a broken driver?)"* ]]
+        [[ "$stderr" == *"$FAKEFS_MNT/sys/class/kfd/kfd/topology/nodes/2/properties is larger than 1 MiB: not read (no sysfs attribute is: a broken driver?)"* ]]
         [ "$MAXRSS" -lt 65536 ]
         echo clear >"$FAKEFS_MNT/.fakefs/ctl"
         "$CTK_BIN/amd-ctk" --root "$FAKEFS_MNT" gpu list >/dev/null
+}
+
+# big_spec FILE KIND N: a CDI spec of KIND with N devices "d0".."d<N-1>"
+big_spec() {
+        python3 -c '
+import sys
+out, kind, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
+with open(out, "w") as f:
+    f.write("{\"cdiVersion\": \"0.5.0\", \"kind\": \"%s\", \"devices\": [" % kind)
+    f.write(",".join("{\"name\": \"d%d\", \"containerEdits\": {\"env\": [\"X=%d\"]}}" % (i, i) for i in range(n)))
+    f.write("]}\n")' "$@"
+}
+
+@test "CDI specs of 1,000,000 and 100,000 devices: skipped as over the caps; a create naming another spec's device succeeds" {
+        mkdir -p "$T/cdi"
+        "$CTK_BIN/amd-ctk" --profile "$RT_PROFILES/seed-4xmi210.json" cdi generate --output "$T/cdi/amd.json" >/dev/null
+        big_spec "$T/cdi/huge.json" vendor.com/huge 1000000
+        big_spec "$T/cdi/many.json" vendor.com/many 100000
+        [ "$(stat -c %s "$T/cdi/huge.json")" -gt 16777216 ]
+        [ "$(stat -c %s "$T/cdi/many.json")" -lt 16777216 ]
+        jq --arg d "$T/cdi" '.["cdi-spec-dirs"] = [$d]' "$CFG" >"$T/cfg-cdi.json"
+        spec_with '.process.env += ["AMD_VISIBLE_DEVICES=amd.com/gpu=1"]'
+        bounded "$RT_SHIM" --amd-config="$T/cfg-cdi.json" create --bundle "$T/b" cdi-caps
+        [ "$status" -eq 0 ]
+        jq -e '.linux.devices | length == 3' "$T/b/config.json" >/dev/null
+        [ "$MAXRSS" -lt 524288 ]
+        grep -q "level=WARNING.*$T/cdi/huge.json is larger than 16 MiB: not read (spec skipped)" "$T/runtime.log"
+        grep -q "level=WARNING.*$T/cdi/many.json has 100000 devices, more than the 65536 a spec may have (spec skipped)" "$T/runtime.log"
+        # naming a device of one: the file and why, in one line
+        spec_with '.process.env += ["AMD_VISIBLE_DEVICES=vendor.com/many=d7"]'
+        bounded "$RT_SHIM" --amd-config="$T/cfg-cdi.json" create --bundle "$T/b" cdi-caps2
+        [ "$status" -eq 1 ]
+        [[ "$stderr" == "amd-container-runtime: AMD_VISIBLE_DEVICES: vendor.com/many=d7: no CDI spec in $T/cdi has kind vendor.com/many; skipped: $T/cdi/huge.json is larger than 16 MiB: not read (spec skipped); $T/cdi/many.json has 100000 devices, more than the 65536 a spec may have (spec skipped)" ]]
+        bounded "$CTK_BIN/amd-ctk" cdi list --spec-dir "$T/cdi"
+        [ "$status" -eq 0 ]
+        [ "${lines[0]}" = "Found 5 CDI devices in $T/cdi" ]
+        [ "$(grep -c 'spec skipped' <<<"$stderr")" -eq 2 ]
 }

@@ -404,7 +404,7 @@ expect_untouched() {
         mkdir "$CFG"
         configure
         [ "$status" -eq 1 ]
-        [ "$output" = "amd-ctk: cannot read $CFG: Is a directory" ]
+        [ "$output" = "amd-ctk: $CFG is a directory, not a regular file: not read" ]
         [ -d "$CFG" ]
         [ -z "$(ls -A "$CFG")" ]
         [ "$(dir_listing)" = daemon.json ]

@@ -161,6 +161,37 @@ spec_unchanged() {
         [ "$(jq -c '.process.user.additionalGids[0]' "$B/config.json")" = 27 ]
 }
 
+@test "run: what runc takes and jansson does not (\\u0000, uint64, 1e400) gets GPUs and comes back byte for byte" {
+        rt_bundle "$B" sh -c 'ulimit -Hc; ls -ln /dev/dri /dev/kfd'
+        rt_spec_env "$B" AMD_VISIBLE_DEVICES=0
+        rt_spec_edit "$B" '.annotations = {"k": "PH1", "PH2": "v"}
+                | .process.rlimits = [{"type": "RLIMIT_CORE", "hard": 1234567, "soft": 0}]
+                | .linux.resources.memory = {"swappiness": 7654321} | .linux.resources.cpu = {"quota": -1, "period": 100000}
+                | .["x-future"] = {"n": 7777777, "r": 8888888, "z": 9999999, "neg": 6666666}'
+        # (written by sed: jq would change them)
+        sed -i 's/"PH1"/"a\\u0000b"/; s/"PH2"/"n\\u0000ul"/; s/1234567/18446744073709551615/;
+                s/7654321/18446744073709551615/; s/7777777/-9223372036854775809/; s/8888888/1e400/; s/9999999/0.1/;
+                s/6666666/-0/' "$B/config.json"
+        jq -c . "$B/config.json" >/dev/null # (JSON all the same)
+        cp "$B/config.json" "$T/before.json"
+        run shim run --bundle "$B" "$ID"
+        echo "$output"
+        [ "$status" -eq 0 ]
+        [ "${lines[0]}" = unlimited ] # RLIM_INFINITY, 18446744073709551615, as runc read it
+        [ "$(ls_nodes <<<"$output")" = "$(want_nodes 0)" ]
+        local lit
+        for lit in '"k":"a\u0000b"' '"n\u0000ul":"v"' '"hard":18446744073709551615' '"swappiness":18446744073709551615' \
+                '"quota":-1' '"n":-9223372036854775809' '"r":1e400' '"z":0.1' '"neg":-0'; do
+                grep -qF "$lit" "$B/config.json" || {
+                        echo "not kept: $lit"
+                        return 1
+                }
+        done
+        # the rest as it was, but for the members the runtime edits
+        strip='del(.linux.devices, .linux.resources.devices, .process.user.additionalGids)'
+        [ "$(jq -c "$strip" "$T/before.json")" = "$(jq -c "$strip" "$B/config.json")" ]
+}
+
 @test "create twice on the same spec adds nothing twice" {
         rt_bundle "$B" true
         rt_spec_env "$B" AMD_VISIBLE_DEVICES=0,0,0-1
@@ -218,6 +249,19 @@ spec_unchanged() {
         [ "$status" -eq 1 ]
         [[ "$output" == *"AMD_VISIBLE_DEVICES: "* ]]
         grep -q '^time="[^"]*" level=error msg="amd-container-runtime: AMD_VISIBLE_DEVICES: ' "$T/log.txt"
+}
+
+@test "a 1 MiB AMD_VISIBLE_DEVICES: one short line on stderr, in runc's JSON log and in the runtime's log" {
+        rt_bundle "$B" true
+        head -c 1048576 /dev/zero | tr '\0' 7 >"$T/value"
+        rt_spec_edit "$B" '.process.env += ["AMD_VISIBLE_DEVICES=" + $v]' --rawfile v "$T/value"
+        run --separate-stderr shim create --bundle "$B" "$ID"
+        [ "$status" -eq 1 ]
+        [ "$stderr" = "amd-container-runtime: AMD_VISIBLE_DEVICES: '$(head -c 200 "$T/value")... (1048576 bytes)' is not a valid GPU UUID (expected 0x and up to 16 hex digits)" ]
+        [ "$(jq -r .msg <"$T/log.json")" = "$stderr" ]
+        [ "$(wc -c <"$T/log.json")" -lt 512 ]
+        [ "$(grep -c "'7777.*(1048576 bytes)' is not a valid GPU UUID" "$T/runtime.log")" -eq 1 ]
+        [ "$(wc -c <"$T/runtime.log")" -lt 1024 ]
 }
 
 @test "DOCKER_RESOURCE_GPU with a UUID; other swarm resources are not GPUs" {

@@ -1,5 +1,7 @@
 /* amd-ctk cdi validate [--path PATH] [--no-host-check] */
+#include <errno.h>
 #include <getopt.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -19,7 +21,9 @@ static void usage(FILE *f)
               "   device nodes, env, mounts, hooks; problems are shown as file:line:column),\n"
               "   then compares it with this host: every device node whose numbers, mode or\n"
               "   owner changed, and every device that is missing or gone, is named.\n"
-              "   Exits 1 when the spec is invalid or stale.\n"
+              "   Exits 1 when the spec is invalid or stale, or not trusted: the runtime uses\n"
+              "   a spec only when root (or its own user) owns it, its directory and a link's\n"
+              "   target, and no one else may write them.\n"
               "\n"
               "OPTIONS:\n"
               "   --path PATH       full path of CDI spec file, JSON or (.yaml, .yml) YAML\n"
@@ -29,11 +33,30 @@ static void usage(FILE *f)
               f);
 }
 
-static int validate(struct ctk_cli *cli, const char *path, bool host_check, struct ctk_cdi_report *rep,
+/* Loads the spec as the runtime would; a spec it would skip as not trusted
+ * is said on stderr (*untrusted) and checked all the same. */
+static int load(const char *path, struct ctk_cdi_doc *doc, struct ctk_cdi_report *rep, bool *untrusted,
+                struct ctk_error **err)
+{
+        _cleanup_error_ struct ctk_error *e = NULL;
+        *untrusted = false;
+        if (ctk_cdi_load_trusted(path, doc, rep, &e) == 0)
+                return 0;
+        if (e->code != EPERM) {
+                *err = ctk_steal(&e);
+                return -1;
+        }
+        (void)fflush(stdout);
+        fprintf(stderr, "amd-ctk: warning: %s: the runtime skips it\n", e->msg);
+        *untrusted = true;
+        return ctk_cdi_load(path, doc, rep, err);
+}
+
+static int validate(struct ctk_cli *cli, const char *path, bool host_check, struct ctk_cdi_report *rep, bool *untrusted,
                     struct ctk_error **err)
 {
         _cleanup_cdi_doc_ struct ctk_cdi_doc doc = {0};
-        if (ctk_cdi_load(path, &doc, rep, err) < 0)
+        if (load(path, &doc, rep, untrusted, err) < 0)
                 return -1;
         if (doc.root == NULL)
                 return 0;
@@ -84,17 +107,24 @@ int ctk_cdi_validate_main(struct ctk_cli *cli, int argc, char **argv)
         (void)fflush(stdout);
         _cleanup_cdi_report_ struct ctk_cdi_report rep = {0};
         _cleanup_error_ struct ctk_error *err = NULL;
-        if (validate(cli, path, host_check, &rep, &err) < 0) {
+        bool untrusted = false;
+        if (validate(cli, path, host_check, &rep, &untrusted, &err) < 0) {
                 ctk_error_prefix(&err, "failed to validate CDI spec");
                 return ctk_cli_fail(err);
         }
         for (size_t i = 0; i < rep.warnings.n; i++)
                 printf("warning: %s\n", rep.warnings.v[i]);
+        if (rep.more_warnings > 0)
+                printf("warning: and %zu more warnings\n", rep.more_warnings);
         for (size_t i = 0; i < rep.errors.n; i++)
                 printf("%s\n", rep.errors.v[i]);
+        if (rep.more_errors > 0)
+                printf("and %zu more errors\n", rep.more_errors);
         if (rep.errors.n > 0)
                 printf("CDI spec is invalid\nPlease regenerate CDI spec\n");
+        else if (untrusted)
+                printf("CDI spec is valid, but not trusted: the runtime does not use it\n");
         else
                 printf("CDI spec is valid\n");
-        return rep.errors.n > 0 ? 1 : 0;
+        return rep.errors.n > 0 || untrusted ? 1 : 0;
 }

@@ -66,7 +66,7 @@ static int read_record(struct swarm_plan *p, bool *found, struct ctk_error **err
         if (check_dir(p, true, err) < 0)
                 return ctk_error_prefix(err, "cannot read the Swarm resources' record");
         struct ctk_file_view v = {0};
-        if (ctk_file_view_open_nofollow(p->record, &v, err) < 0) {
+        if (ctk_file_view_open(p->record, CTK_FILE_MAX, CTK_READ_NOFOLLOW, &v, err) < 0) {
                 if ((*err)->code != ENOENT)
                         return -1;
                 ctk_error_free(ctk_steal(err));

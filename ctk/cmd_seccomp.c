@@ -43,24 +43,12 @@ static int load_base(const char *path, json_t **out, struct ctk_error **err)
 {
         bool is_stdin = strcmp(path, "-") == 0;
         const char *name = is_stdin ? "<stdin>" : path;
-        _cleanup_fclose_ FILE *f = NULL;
-        if (!is_stdin) {
-                int fd = open(path, O_RDONLY | O_CLOEXEC);
-                if (fd < 0)
-                        return ctk_error_errno(err, errno, "cannot open %s", path);
-                struct stat st;
-                if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
-                        close(fd);
-                        return ctk_error_errno(err, EISDIR, "cannot read %s", path);
-                }
-                if ((f = fdopen(fd, "r")) == NULL) {
-                        int e = errno;
-                        close(fd);
-                        return ctk_error_errno(err, e, "cannot open %s", path);
-                }
-        }
+        _cleanup_free_ char *text = NULL;
+        size_t len = 0;
+        if (!is_stdin && ctk_file_read_all(path, &text, &len, err) < 0)
+                return -1;
         json_error_t jerr;
-        json_t *j = json_loadf(is_stdin ? stdin : f, 0, &jerr);
+        json_t *j = is_stdin ? json_loadf(stdin, 0, &jerr) : json_loadb(text, len, 0, &jerr);
         if (j == NULL) {
                 if (jerr.line <= 0)
                         return ctk_error_set(err, EINVAL, "cannot read %s: %s", name, jerr.text);

@@ -35,7 +35,7 @@ static struct ctk_backend *host(void)
         return b;
 }
 
-static void apply(const json_t *spec, json_t *oci)
+static void apply(const json_t *spec, json_t *oci, const struct ctk_oci_literals *lits)
 {
         struct ctk_cdi_edits edits[MAX_DEVICES + 1] = {0};
         struct ctk_cdi_origin o[MAX_DEVICES + 1];
@@ -64,11 +64,12 @@ static void apply(const json_t *spec, json_t *oci)
         for (i = 0; i < n; i++)
                 ctk_cdi_edits_clear(&edits[i]);
         size_t len;
-        _cleanup_free_ char *out = ctk_oci_spec_encode(oci, &len);
+        _cleanup_free_ char *out = ctk_oci_spec_encode(oci, lits, &len);
         FUZZ_ASSERT(out != NULL);
         _cleanup_json_ json_t *again = NULL;
+        _cleanup_oci_literals_ struct ctk_oci_literals lits2 = {0};
         struct ctk_error *err2 = NULL;
-        FUZZ_ASSERT(ctk_oci_spec_parse(out, len, "out", &again, &err2) == 0);
+        FUZZ_ASSERT(ctk_oci_spec_parse(out, len, "out", &again, &lits2, &err2) == 0);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -89,10 +90,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (ctk_cdi_check(doc.root, &src, &rep) > 0)
                 return 0;
         _cleanup_json_ json_t *oci = NULL;
-        if (ctk_oci_spec_parse(config, size - spec_len - 1, "config.json", &oci, &err) < 0) {
+        _cleanup_oci_literals_ struct ctk_oci_literals lits = {0};
+        if (ctk_oci_spec_parse(config, size - spec_len - 1, "config.json", &oci, &lits, &err) < 0) {
                 ctk_error_free(err);
                 return 0;
         }
-        apply(doc.root, oci);
+        apply(doc.root, oci, &lits);
         return 0;
 }

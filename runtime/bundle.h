@@ -13,6 +13,10 @@
  * (bundle default "."; crun's --config names another file).  malloc'ed. */
 char *rt_spec_path(const struct rt_args *a);
 
+/* The largest spec file read (runc sets none; a spec this large is already
+ * 1.5 GB in memory once parsed). */
+#define RT_SPEC_MAX ((size_t)128 << 20)
+
 /* False when the spec text cannot request GPUs or CDI devices: it names
  * none of the variables (AMD_VISIBLE_DEVICES, DOCKER_RESOURCE_<KIND>), no
  * annotation key with one of prefixes (config key cdi-annotation-prefixes,

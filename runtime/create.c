@@ -35,7 +35,7 @@ static bool tracker_may_be_on(const struct ctk_config *cfg)
 static int write_spec(struct rt_job *j, struct ctk_error **err)
 {
         size_t len;
-        _cleanup_free_ char *text = ctk_oci_spec_encode(j->spec, &len);
+        _cleanup_free_ char *text = ctk_oci_spec_encode(j->spec, &j->lits, &len);
         if (text == NULL)
                 return ctk_error_set(err, ENOMEM, "out of memory");
         return ctk_file_write_atomic(j->spec_path, text, len, 0644, err);
@@ -114,13 +114,13 @@ static int run_job(struct rt_job *j, struct ctk_error **err)
         j->spec_path = rt_spec_path(j->args);
         if (j->spec_path == NULL)
                 return ctk_error_set(err, ENOMEM, "out of memory");
-        if (ctk_file_read_all(j->spec_path, &j->data, &j->len, err) < 0)
+        if (ctk_file_read(j->spec_path, RT_SPEC_MAX, 0, &j->data, &j->len, err) < 0)
                 return ctk_error_prefix(err, "reading the container spec");
         if (!rt_spec_may_request_gpus(j->data, j->len, &j->cfg->cdi_annotation_prefixes)) {
                 ctk_log(CTK_LOG_DEBUG, "container %s: no GPU requested", j->args->id ? j->args->id : "?");
                 return 0;
         }
-        if (ctk_oci_spec_parse(j->data, j->len, j->spec_path, &j->spec, err) < 0)
+        if (ctk_oci_spec_parse(j->data, j->len, j->spec_path, &j->spec, &j->lits, err) < 0)
                 return ctk_error_prefix(err, "invalid container spec");
         if (ctk_oci_env(j->spec, &j->env, &j->nenv, err) < 0)
                 return ctk_error_prefix(err, "invalid container spec: %s", j->spec_path);

@@ -16,6 +16,7 @@
 #include "core/cdi/cdi.h"
 #include "core/config/config.h"
 #include "core/device/device.h"
+#include "core/oci/oci.h"
 
 #define RT_OUR_KIND CTK_CDI_DEFAULT_VENDOR "/" CTK_CDI_DEFAULT_CLASS
 
@@ -29,6 +30,7 @@ struct rt_job {
         char *data;
         size_t len;
         json_t *spec;
+        struct ctk_oci_literals lits; /* what jansson could not hold of the spec's text */
         const char **env;
         size_t nenv;
 

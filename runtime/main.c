@@ -27,7 +27,7 @@
 static int fail(const struct rt_args *a, const struct ctk_error *err)
 {
         const char *msg = err != NULL ? err->msg : "unknown error";
-        ctk_log(CTK_LOG_ERROR, "%s", msg);
+        ctk_log_msg(CTK_LOG_ERROR, msg, NULL);
         return rt_report_error(a, msg);
 }
 

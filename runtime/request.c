@@ -30,6 +30,7 @@ void rt_job_clear(struct rt_job *j)
         ctk_backend_free(j->backend);
         free(j->env);
         json_decref(j->spec);
+        ctk_oci_literals_clear(&j->lits);
         free(j->data);
         free(j->spec_path);
 }
@@ -65,6 +66,10 @@ int rt_job_cache(struct rt_job *j, struct ctk_error **err)
         if (ctk_cdi_cache_load((const char *const *)d->v, d->n, &j->cache, err) < 0)
                 return -1;
         j->cache_loaded = true;
+        /* a spec not used (not trusted, too large, invalid): one line each */
+        for (size_t i = 0; i < j->cache.nproblems; i++)
+                ctk_log_msg(CTK_LOG_WARNING, j->cache.problems[i].msg, "container %s",
+                            j->args->id != NULL ? j->args->id : "?");
         return 0;
 }
 

@@ -57,7 +57,7 @@ void rt_tracker_release(const struct ctk_config *cfg, const char *id)
         _cleanup_tracker_ struct ctk_tracker *t = NULL;
         bool released = false;
         if (open_tracker(cfg, &t, &err) < 0 || ctk_tracker_release(t, id, &released, &err) < 0)
-                ctk_log(CTK_LOG_WARNING, "container %s: GPU tracker: release failed: %s", id, err->msg);
+                ctk_log_msg(CTK_LOG_WARNING, err->msg, "container %s: GPU tracker: release failed", id);
         else if (released)
                 ctk_log(CTK_LOG_INFO, "container %s: GPU tracker: GPUs released", id);
 }

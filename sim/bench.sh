@@ -44,6 +44,11 @@
 # varies far less than the wall time.  Rows: each mode minus /bin/true run
 # the same way, and that against what mode legacy adds.
 #
+# Fifth table, the spec directories: a create naming amd.com/gpu=0 with
+# our spec alone, and with another vendor's spec of 1,000 and of 40,000
+# devices beside it (each spec is checked and its devices settled by name:
+# linear in the devices), measured as the modes.
+#
 # The simulated hosts are the profiles written out as directory trees
 # (amd-ctk-fakefs materialize) read through the sysfs backend, as on a real
 # host; bundle, trees and runc state live on tmpfs (/dev/shm), as an engine's
@@ -168,6 +173,26 @@ for m in legacy:cpx auto:cpx-name cdi:cpx; do
         echo "mode ${m%%:*}: $(jq -r '.process.env[] | select(startswith("AMD_"))' "$b/config.json") ->" \
                 "$(jq '.linux.devices | length' "$b/config.json") device nodes in the spec"
 done
+
+# The spec directories with another vendor's spec of 1,000 and of 40,000
+# devices beside ours: a create naming amd.com/gpu=0 reads them all (mode
+# auto, as the modes' table; the spec's loading is linear in its devices).
+# other_spec FILE N: example.com/nic with N devices (an env edit each)
+other_spec() {
+        awk -v n="$2" 'BEGIN { printf "{\"cdiVersion\": \"0.5.0\", \"kind\": \"example.com/nic\", \"devices\": ["
+                for (i = 0; i < n; i++)
+                        printf "%s{\"name\": \"d%d\", \"containerEdits\": {\"env\": [\"NIC=%d\"]}}", i ? "," : "", i, i
+                print "]}" }' >"$1"
+}
+for n in 0 1000 40000; do
+        mkdir -p "$tmp/cdi-$n"
+        cp "$tmp/cdi/amd.json" "$tmp/cdi-$n/amd.json"
+        [ "$n" = 0 ] || other_spec "$tmp/cdi-$n/nic.json" "$n"
+        jq --arg d "$tmp/cdi-$n" '.["cdi-spec-dirs"] = [$d]' "$tmp/cfg-true-mode-auto.json" >"$tmp/cfg-true-spec-$n.json"
+done
+cp "$tmp/spec-plain.json" "$b/config.json"
+rt_spec_env "$b" "AMD_VISIBLE_DEVICES=amd.com/gpu=0"
+cp "$b/config.json" "$tmp/spec-name0.json"
 
 # The GPU tracker, enabled on the 63-partition host with 1,000 containers
 # holding GPUs (shared): its state on disk (as by default, /var/lib), and on
@@ -303,6 +328,9 @@ for ((i = 0; i < N; i++)); do
         sample cpu-mode-auto "$tmp/spec-cpx.json" "$tmp/cfg-true-mode-auto.json" --cpu "$RT_SHIM"
         sample cpu-mode-auto-name "$tmp/spec-cpx-name.json" "$tmp/cfg-true-mode-auto.json" --cpu "$RT_SHIM"
         sample cpu-mode-cdi "$tmp/spec-cpx.json" "$tmp/cfg-true-mode-cdi.json" --cpu "$RT_SHIM"
+        for n in 0 1000 40000; do
+                sample "cpu-spec-$n" "$tmp/spec-name0.json" "$tmp/cfg-true-spec-$n.json" --cpu "$RT_SHIM"
+        done
         sample warm-up "$tmp/spec-plain.json" "$tmp/cfg-plain.json" "$RUNC"
         sample runc "$tmp/spec-plain.json" "$tmp/cfg-plain.json" "$RUNC"
         sample shim "$tmp/spec-plain.json" "$tmp/cfg-plain.json" "$RT_SHIM"
@@ -362,6 +390,14 @@ mode_row "mode auto: all (discovery)" cpu-mode-auto cpu-true cpu-mode-legacy
 mode_row "mode auto: amd.com/gpu=all (the spec)" cpu-mode-auto-name cpu-true cpu-mode-legacy
 mode_row "mode cdi: all (the spec, checked)" cpu-mode-cdi cpu-true cpu-mode-legacy
 echo "  (/bin/true itself: wall $(ms "$(median cpu-true)"), CPU $(ms "$(median cpu-true-cpu)") ms)"
+echo
+echo "the spec directories: create naming amd.com/gpu=0 (mode auto), our spec and another vendor's of N devices"
+echo "beside it, wall and CPU time minus /bin/true's, medians of $N, milliseconds; and against ours alone"
+printf '%-40s %8s %8s %8s %8s\n' "call" "wall" "CPU" "wall /" "CPU /"
+printf '%-40s %8s %8s %8s %8s\n' "" "added" "added" "ours" "ours"
+mode_row "our spec alone" cpu-spec-0 cpu-true cpu-spec-0
+mode_row "and a spec of 1,000 devices" cpu-spec-1000 cpu-true cpu-spec-0
+mode_row "and a spec of 40,000 devices" cpu-spec-40000 cpu-true cpu-spec-0
 echo
 verdict() { if [ "$1" -lt "$2" ]; then echo met; else echo missed; fi; }
 own_cpx=$((added_own_cpx + added_delete))

@@ -162,15 +162,10 @@ int ctk_fakefs_faults_apply(struct ctk_fakefs_faults *f, const char *text, const
 
 int ctk_fakefs_faults_apply_file(struct ctk_fakefs_faults *f, const char *path, struct ctk_error **err)
 {
-        _cleanup_fclose_ FILE *in = fopen(path, "re");
-        if (in == NULL)
-                return ctk_error_errno(err, errno, "cannot open faults file %s", path);
         _cleanup_free_ char *text = NULL;
-        size_t size = 0;
-        ssize_t n = getdelim(&text, &size, '\0', in);
-        if (n < 0 && ferror(in))
-                return ctk_error_errno(err, errno, "reading %s", path);
-        return ctk_fakefs_faults_apply(f, n < 0 ? "" : text, path, err);
+        if (ctk_file_read_all(path, &text, NULL, err) < 0)
+                return ctk_error_prefix(err, "faults file");
+        return ctk_fakefs_faults_apply(f, text, path, err);
 }
 
 char *ctk_fakefs_faults_list(struct ctk_fakefs_faults *f)

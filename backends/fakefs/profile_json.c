@@ -12,14 +12,14 @@
 
 int ctk_pj_fail(struct ctk_pj *c, const char *where, const char *fmt, ...)
 {
-        _cleanup_free_ char *msg = NULL;
         va_list ap;
         va_start(ap, fmt);
-        if (vasprintf(&msg, fmt, ap) < 0)
-                msg = NULL;
+        _cleanup_free_ char *msg = ctk_format_values(fmt, ap);
         va_end(ap);
-        return ctk_error_set(c->err, EINVAL, "%s: %s%s%s", c->file, where != NULL ? where : "",
-                             where != NULL && where[0] != '\0' ? ": " : "", msg != NULL ? msg : "invalid");
+        ctk_error_set_msg(c->err, EINVAL, msg != NULL ? msg : "invalid");
+        if (where != NULL && where[0] != '\0')
+                ctk_error_prefix(c->err, "%s", where);
+        return ctk_error_prefix(c->err, "%s", c->file);
 }
 
 char *ctk_pj_at(const char *where, const char *key)

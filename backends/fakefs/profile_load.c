@@ -280,15 +280,13 @@ int ctk_fakefs_profile_parse(const char *text, const char *name, struct ctk_fake
 
 int ctk_fakefs_profile_load(const char *path, struct ctk_fakefs_profile **out, struct ctk_error **err)
 {
-        _cleanup_fclose_ FILE *f = fopen(path, "re");
-        if (f == NULL)
-                return ctk_error_errno(err, errno, "cannot open profile %s", path);
+        _cleanup_free_ char *text = NULL;
+        size_t len = 0;
+        if (ctk_file_read_all(path, &text, &len, err) < 0)
+                return ctk_error_prefix(err, "profile");
         json_error_t je;
-        _cleanup_json_ json_t *root = json_loadf(f, JSON_REJECT_DUPLICATES, &je);
-        if (root == NULL) {
-                if (ferror(f))
-                        return ctk_error_errno(err, errno, "reading profile %s", path);
+        _cleanup_json_ json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
+        if (root == NULL)
                 return json_fail(path, &je, err);
-        }
         return load_json(root, path, out, err);
 }

@@ -34,54 +34,22 @@ static int open_path(struct sysfs_ctx *c, const char *path, int flags)
         return ctk_resolve_open(c->rootfd, path, flags, &c->mode);
 }
 
-/* Small files (sysfs attributes, KFD properties) are read into a stack
- * buffer and copied once; larger ones grow a heap buffer. */
+/* Through the bounded reader (regular files only, at most
+ * CTK_BACKEND_MAX_FILE bytes, never waiting on the open). */
 static int sysfs_read_file(void *ctx, const char *path, char **out, size_t *len, struct ctk_error **err)
 {
         struct sysfs_ctx *c = ctx;
-        _cleanup_close_ int fd = open_path(c, path, O_RDONLY | O_NOCTTY);
+        _cleanup_close_ int fd = open_path(c, path, O_RDONLY | O_NOCTTY | O_NONBLOCK);
         if (fd < 0)
                 return fail(c, err, -fd, "reading", path);
-        char small[4096];
-        char *buf = small;
-        size_t cap = sizeof(small), n = 0;
-        _cleanup_free_ char *heap = NULL;
-        for (;;) {
-                if (n >= CTK_BACKEND_MAX_FILE)
-                        return ctk_error_set(err, EFBIG,
-                                             "reading %s%s: more than %d KiB, which no sysfs attribute is "
-                                             "(a broken driver?)",
-                                             c->root, path, CTK_BACKEND_MAX_FILE / 1024);
-                if (n + 1 >= cap) {
-                        char *nb = realloc(heap, cap * 2);
-                        if (nb == NULL)
-                                return fail(c, err, ENOMEM, "reading", path);
-                        if (heap == NULL)
-                                memcpy(nb, small, n);
-                        buf = heap = nb;
-                        cap *= 2;
-                }
-                ssize_t r = read(fd, buf + n, cap - n - 1);
-                if (r < 0) {
-                        if (errno == EINTR)
-                                continue;
-                        return fail(c, err, errno, "reading", path);
-                }
-                if (r == 0)
-                        break;
-                n += (size_t)r;
-        }
-        buf[n] = '\0';
-        if (heap == NULL) {
-                heap = malloc(n + 1);
-                if (heap == NULL)
-                        return fail(c, err, ENOMEM, "reading", path);
-                memcpy(heap, small, n + 1);
-        }
-        *out = ctk_steal(&heap);
-        if (len != NULL)
-                *len = n;
-        return 0;
+        _cleanup_free_ char *where = ctk_str_concat(c->root, path, NULL);
+        if (where == NULL)
+                return fail(c, err, ENOMEM, "reading", path);
+        if (ctk_file_read_fd(fd, where, CTK_BACKEND_MAX_FILE, out, len, err) == 0)
+                return 0;
+        if (err != NULL && *err != NULL && (*err)->code == EFBIG)
+                ctk_error_suffix(err, " (no sysfs attribute is: a broken driver?)");
+        return -1;
 }
 
 struct linux_dirent64 {

@@ -2,7 +2,9 @@
  * (struct ctk_error: fallible functions return an int < 0 and fill *err;
  * callers add context with ctk_error_prefix; only a command's edge prints),
  * scope-bound cleanup helpers, logging, whole-file and atomic file I/O,
- * directory handles, flock, string vectors, program look-up on PATH, strict number parsing and
+ * directory handles, flock, string vectors, program look-up on PATH,
+ * strict number parsing, UTF-8, trusted files, messages with their values
+ * cut, and
  * argument-vector helpers.  Uses libc only (the musl launcher links it), and
  * nothing else of core/. */
 #ifndef CTK_BASE_H
@@ -12,11 +14,14 @@
 #include "cleanup.h"
 #include "error.h"
 #include "fileio.h"
+#include "format.h"
 #include "flock.h"
 #include "fsdir.h"
 #include "log.h"
 #include "number.h"
 #include "pathsearch.h"
 #include "strv.h"
+#include "trust.h"
+#include "utf8.h"
 
 #endif

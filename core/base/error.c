@@ -1,6 +1,8 @@
 #include "error.h"
+#include "format.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +11,9 @@
 #undef ctk_error_set /* the functions themselves (error.h) */
 #undef ctk_error_errno
 #undef ctk_error_prefix
+#undef ctk_error_suffix
+#undef ctk_error_prepend
+#undef ctk_error_set_msg
 
 char *ctk_one_line(char *s)
 {
@@ -38,10 +43,7 @@ char *ctk_one_line(char *s)
 
 __attribute__((format(printf, 1, 0))) static char *vformat(const char *fmt, va_list ap)
 {
-        char *s = NULL;
-        if (vasprintf(&s, fmt, ap) < 0)
-                return NULL;
-        return ctk_one_line(s);
+        return ctk_one_line(ctk_format_values(fmt, ap));
 }
 
 static int set_msg(struct ctk_error **err, int code, char *msg)
@@ -83,21 +85,53 @@ int ctk_error_errno(struct ctk_error **err, int errnum, const char *fmt, ...)
         return set_msg(err, errnum, msg);
 }
 
-int ctk_error_prefix(struct ctk_error **err, const char *fmt, ...)
+/* Adds the formatted text before (sep between them) or after the message. */
+__attribute__((format(printf, 4, 0))) static int affix(struct ctk_error **err, bool before, const char *sep,
+                                                       const char *fmt, va_list ap)
 {
         if (err == NULL || *err == NULL)
                 return -1;
-        va_list ap;
-        va_start(ap, fmt);
-        char *head = vformat(fmt, ap);
-        va_end(ap);
+        char *text = vformat(fmt, ap);
         char *msg = NULL;
-        if (head != NULL && asprintf(&msg, "%s: %s", head, (*err)->msg) >= 0) {
+        if (text != NULL &&
+            asprintf(&msg, "%s%s%s", before ? text : (*err)->msg, sep, before ? (*err)->msg : text) >= 0) {
                 free((*err)->msg);
                 (*err)->msg = msg;
         }
-        free(head);
+        free(text);
         return -1;
+}
+
+int ctk_error_prefix(struct ctk_error **err, const char *fmt, ...)
+{
+        va_list ap;
+        va_start(ap, fmt);
+        affix(err, true, ": ", fmt, ap);
+        va_end(ap);
+        return -1;
+}
+
+int ctk_error_prepend(struct ctk_error **err, const char *fmt, ...)
+{
+        va_list ap;
+        va_start(ap, fmt);
+        affix(err, true, "", fmt, ap);
+        va_end(ap);
+        return -1;
+}
+
+int ctk_error_suffix(struct ctk_error **err, const char *fmt, ...)
+{
+        va_list ap;
+        va_start(ap, fmt);
+        affix(err, false, "", fmt, ap);
+        va_end(ap);
+        return -1;
+}
+
+int ctk_error_set_msg(struct ctk_error **err, int code, const char *msg)
+{
+        return set_msg(err, code, ctk_one_line(strdup(msg)));
 }
 
 void ctk_error_free(struct ctk_error *err)

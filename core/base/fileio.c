@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,66 +13,179 @@
 
 #include "cleanup.h"
 
-/* The rest of fd's content, NUL-terminated. */
-static int read_fd(int fd, const char *path, char **out, size_t *len, struct ctk_error **err)
+/* The bounded reader: every file the toolkit reads goes through here. */
+
+void ctk_size_text(size_t n, char buf[CTK_SIZE_TEXT_MAX])
 {
-        /* Sized for a regular file at once (sysfs and proc sizes are not
-         * the content's: the loop grows the buffer then). */
-        size_t cap = 16384, n = 0;
-        struct stat st;
-        if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size >= (off_t)cap && st.st_size < (off_t)1 << 30)
-                cap = (size_t)st.st_size + 2; /* + NUL, + 1 to see the end in one read */
-        _cleanup_free_ char *buf = malloc(cap);
-        if (buf == NULL)
-                return ctk_error_set(err, ENOMEM, "out of memory");
+        if (n >= ((size_t)1 << 20) && n % ((size_t)1 << 20) == 0)
+                (void)snprintf(buf, CTK_SIZE_TEXT_MAX, "%zu MiB", n >> 20);
+        else if (n >= 1024 && n % 1024 == 0)
+                (void)snprintf(buf, CTK_SIZE_TEXT_MAX, "%zu KiB", n >> 10);
+        else
+                (void)snprintf(buf, CTK_SIZE_TEXT_MAX, "%zu bytes", n);
+}
+
+static int too_big(const char *path, size_t max, struct ctk_error **err)
+{
+        char limit[CTK_SIZE_TEXT_MAX];
+        ctk_size_text(max, limit);
+        return ctk_error_set(err, EFBIG, "%s is larger than %s: not read", path, limit);
+}
+
+/* What a file that is not a regular one is, for messages. */
+static const char *file_type(mode_t mode)
+{
+        return S_ISDIR(mode)    ? "a directory"
+               : S_ISFIFO(mode) ? "a FIFO"
+               : S_ISCHR(mode)  ? "a character device"
+               : S_ISBLK(mode)  ? "a block device"
+               : S_ISSOCK(mode) ? "a socket"
+               : S_ISLNK(mode)  ? "a symbolic link"
+                                : "not a regular file";
+}
+
+int ctk_file_not_regular(const char *path, mode_t mode, struct ctk_error **err)
+{
+        if (S_ISLNK(mode))
+                return ctk_error_set(err, ELOOP, "%s is a symbolic link: not read", path);
+        return ctk_error_set(err, S_ISDIR(mode) ? EISDIR : EINVAL, "%s is %s, not a regular file: not read", path,
+                             file_type(mode));
+}
+
+/* Grows *buf (*cap bytes, n used) towards max + 2 (the content, one byte
+ * to see it is too long, the NUL); false when out of memory. */
+static bool grow_buffer(char **buf, size_t *cap, size_t n, size_t max, char *small)
+{
+        size_t want = *cap * 2 > max + 2 ? max + 2 : *cap * 2;
+        char *bigger = realloc(*buf == small ? NULL : *buf, want);
+        if (bigger == NULL)
+                return false;
+        if (*buf == small)
+                memcpy(bigger, small, n);
+        *buf = bigger;
+        *cap = want;
+        return true;
+}
+
+/* The rest of fd's content (a regular file, st its fstat), at most max
+ * bytes, NUL-terminated.  Small files (sysfs attributes) are read into a
+ * stack buffer and copied once; a file that says its size gets a buffer of
+ * that size at once (sysfs and proc sizes are not the content's: the loop
+ * grows the buffer then). */
+static int read_bounded(int fd, const struct stat *st, const char *path, size_t max, char **out, size_t *len,
+                        struct ctk_error **err)
+{
+        char small[4096];
+        char *buf = small;
+        size_t cap = sizeof(small), n = 0;
+        if (st->st_size >= (off_t)sizeof(small)) {
+                cap = (size_t)st->st_size + 2; /* + NUL, + 1 to see the end in one read */
+                buf = malloc(cap);
+                if (buf == NULL)
+                        return ctk_error_set(err, ENOMEM, "out of memory");
+        }
+        int rc = 0;
         for (;;) {
-                if (n + 1 >= cap) {
-                        char *bigger = realloc(buf, cap * 2);
-                        if (bigger == NULL)
-                                return ctk_error_set(err, ENOMEM, "out of memory");
-                        buf = bigger;
-                        cap *= 2;
+                if (n + 1 >= cap && (cap >= max + 2 || !grow_buffer(&buf, &cap, n, max, small))) {
+                        rc = n > max ? too_big(path, max, err) : ctk_error_set(err, ENOMEM, "out of memory");
+                        break;
                 }
                 ssize_t r = read(fd, buf + n, cap - n - 1);
                 if (r < 0 && errno == EINTR)
                         continue;
-                if (r < 0)
-                        return ctk_error_errno(err, errno, "cannot read %s", path);
+                if (r < 0) {
+                        rc = ctk_error_errno(err, errno, "cannot read %s", path);
+                        break;
+                }
                 if (r == 0)
                         break;
                 n += (size_t)r;
+                if (n > max) {
+                        rc = too_big(path, max, err);
+                        break;
+                }
+        }
+        if (rc == 0 && buf == small) {
+                buf = malloc(n + 1);
+                if (buf == NULL)
+                        return ctk_error_set(err, ENOMEM, "out of memory");
+                memcpy(buf, small, n);
+        }
+        if (rc < 0) {
+                if (buf != small)
+                        free(buf);
+                return -1;
         }
         buf[n] = '\0';
-        *out = ctk_steal(&buf);
+        *out = buf;
         if (len != NULL)
                 *len = n;
         return 0;
 }
 
-static int open_read(const char *path, int flags, struct ctk_error **err)
+int ctk_file_read_fd(int fd, const char *path, size_t max, char **out, size_t *len, struct ctk_error **err)
 {
-        int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | flags);
-        if (fd < 0 && errno == ELOOP && (flags & O_NOFOLLOW) != 0)
+        struct stat st;
+        if (fstat(fd, &st) < 0)
+                return ctk_error_errno(err, errno, "cannot read %s", path);
+        if (!S_ISREG(st.st_mode))
+                return ctk_file_not_regular(path, st.st_mode, err);
+        if (st.st_size > 0 && (uintmax_t)st.st_size > max)
+                return too_big(path, max, err);
+        return read_bounded(fd, &st, path, max, out, len, err);
+}
+
+/* Opens path to read it: never waiting (O_NONBLOCK: a FIFO has no writer
+ * to wait for), and only when it is a regular file (a device is not even
+ * opened: its driver could act on an open); *st is the open file's. */
+static int open_read(const char *path, unsigned flags, struct stat *st, struct ctk_error **err)
+{
+        bool nofollow = (flags & CTK_READ_NOFOLLOW) != 0;
+        if ((nofollow ? lstat(path, st) : stat(path, st)) < 0)
+                return ctk_error_errno(err, errno, "cannot open %s", path);
+        if (!S_ISREG(st->st_mode))
+                return ctk_file_not_regular(path, st->st_mode, err);
+        int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK | (nofollow ? O_NOFOLLOW : 0));
+        if (fd < 0 && errno == ELOOP && nofollow)
                 return ctk_error_set(err, ELOOP, "%s is a symbolic link: not read", path);
         if (fd < 0)
                 return ctk_error_errno(err, errno, "cannot open %s", path);
+        if (fstat(fd, st) < 0 || !S_ISREG(st->st_mode)) { /* replaced since: checked again */
+                int e = errno;
+                mode_t mode = st->st_mode;
+                close(fd);
+                return S_ISREG(mode) ? ctk_error_errno(err, e, "cannot read %s", path)
+                                     : ctk_file_not_regular(path, mode, err);
+        }
         return fd;
+}
+
+int ctk_file_read(const char *path, size_t max, unsigned flags, char **out, size_t *len, struct ctk_error **err)
+{
+        struct stat st;
+        _cleanup_close_ int fd = open_read(path, flags, &st, err);
+        if (fd < 0)
+                return -1;
+        if (st.st_size > 0 && (uintmax_t)st.st_size > max)
+                return too_big(path, max, err);
+        return read_bounded(fd, &st, path, max, out, len, err);
 }
 
 int ctk_file_read_all(const char *path, char **out, size_t *len, struct ctk_error **err)
 {
-        _cleanup_close_ int fd = open_read(path, 0, err);
-        return fd < 0 ? -1 : read_fd(fd, path, out, len, err);
+        return ctk_file_read(path, CTK_FILE_MAX, 0, out, len, err);
 }
 
-static int view_open(const char *path, int flags, struct ctk_file_view *v, struct ctk_error **err)
+int ctk_file_view_open(const char *path, size_t max, unsigned flags, struct ctk_file_view *v, struct ctk_error **err)
 {
         memset(v, 0, sizeof(*v));
-        _cleanup_close_ int fd = open_read(path, flags, err);
+        struct stat st;
+        _cleanup_close_ int fd = open_read(path, flags, &st, err);
         if (fd < 0)
                 return -1;
-        struct stat st;
-        if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 && st.st_size < (off_t)1 << 30) {
+        if (st.st_size > 0 && (uintmax_t)st.st_size > max)
+                return too_big(path, max, err);
+        if (st.st_size > 0) {
                 void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
                 if (m != MAP_FAILED) {
                         v->map = m;
@@ -80,20 +194,10 @@ static int view_open(const char *path, int flags, struct ctk_file_view *v, struc
                         return 0;
                 }
         }
-        if (read_fd(fd, path, &v->buf, &v->len, err) < 0)
+        if (read_bounded(fd, &st, path, max, &v->buf, &v->len, err) < 0)
                 return -1;
         v->data = v->buf;
         return 0;
-}
-
-int ctk_file_view_open(const char *path, struct ctk_file_view *v, struct ctk_error **err)
-{
-        return view_open(path, 0, v, err);
-}
-
-int ctk_file_view_open_nofollow(const char *path, struct ctk_file_view *v, struct ctk_error **err)
-{
-        return view_open(path, O_NOFOLLOW, v, err);
 }
 
 void ctk_file_view_close(struct ctk_file_view *v)

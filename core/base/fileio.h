@@ -1,4 +1,4 @@
-/* Whole-file reads and crash-safe whole-file replacement. */
+/* Bounded whole-file reads and crash-safe whole-file replacement. */
 #ifndef CTK_FILEIO_H
 #define CTK_FILEIO_H
 
@@ -7,24 +7,48 @@
 
 #include "error.h"
 
-/* Reads the whole file into a NUL-terminated buffer (*out, owned by the
- * caller).  Errors name the path and keep errno in err->code. */
-int ctk_file_read_all(const char *path, char **out, size_t *len, struct ctk_error **err);
+/* Every file the toolkit reads goes through one bounded reader: the file
+ * is opened without waiting (O_NONBLOCK | O_CLOEXEC: a FIFO is not waited
+ * on), only when it is a regular file (a FIFO, a device, a directory or a
+ * socket is one error, EINVAL or EISDIR, "PATH is a FIFO, not a regular
+ * file: not read"; a device is not even opened), and read up to a limit
+ * (EFBIG, "PATH is larger than 16 MiB: not read").  Other errors name the
+ * path and keep errno in err->code (ENOENT for a missing file). */
 
-/* A whole file to read once: a regular file is mapped (its pages faulted in
- * at once, nothing copied), anything else read into a buffer.  data is
- * not NUL-terminated.  Errors as ctk_file_read_all's. */
+/* The limit of configuration files, drop-ins, CDI specs, profiles. */
+#define CTK_FILE_MAX ((size_t)16 << 20)
+/* A symbolic link at path is refused (ELOOP, "PATH is a symbolic link: not
+ * read"), not followed. */
+#define CTK_READ_NOFOLLOW 1u
+
+/* Reads the whole file, at most max bytes, into a NUL-terminated buffer
+ * (*out, owned by the caller; *len, if not NULL, its length). */
+int ctk_file_read(const char *path, size_t max, unsigned flags, char **out, size_t *len, struct ctk_error **err);
+/* ctk_file_read with the limit CTK_FILE_MAX and no flags. */
+int ctk_file_read_all(const char *path, char **out, size_t *len, struct ctk_error **err);
+/* The same for a file the caller opened (with O_NONBLOCK) as path: it
+ * must be a regular file; read from the current offset.  fd stays open. */
+int ctk_file_read_fd(int fd, const char *path, size_t max, char **out, size_t *len, struct ctk_error **err);
+
+/* The error the reader gives for a file of type mode that is not a
+ * regular one (EINVAL; EISDIR for a directory; ELOOP for a link). */
+int ctk_file_not_regular(const char *path, mode_t mode, struct ctk_error **err);
+
+/* A whole file to read once, as ctk_file_read: mapped (its pages faulted
+ * in at once, nothing copied) when its size is known, else read into a
+ * buffer.  data is not NUL-terminated. */
 struct ctk_file_view {
         const char *data;
         size_t len;
         void *map; /* the mapping, or NULL */
         char *buf; /* the buffer, or NULL */
 };
-int ctk_file_view_open(const char *path, struct ctk_file_view *v, struct ctk_error **err);
-/* The same, but a symbolic link at path is refused (ELOOP), not followed. */
-int ctk_file_view_open_nofollow(const char *path, struct ctk_file_view *v, struct ctk_error **err);
-
+int ctk_file_view_open(const char *path, size_t max, unsigned flags, struct ctk_file_view *v, struct ctk_error **err);
 void ctk_file_view_close(struct ctk_file_view *v);
+
+/* n as a size for messages: "16 MiB", "64 KiB", "100 bytes". */
+#define CTK_SIZE_TEXT_MAX 32
+void ctk_size_text(size_t n, char buf[CTK_SIZE_TEXT_MAX]);
 
 /* Replaces path with data: a temporary file in the same directory, written,
  * fsync'ed, renamed over path, then the directory fsync'ed.  An existing

@@ -1,4 +1,5 @@
 #include "log.h"
+#include "format.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -138,24 +139,48 @@ char *ctk_log_format_line(const struct timespec *ts, enum ctk_log_level level, l
         return line;
 }
 
+static void write_line(enum ctk_log_level level, const char *msg)
+{
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        char *line = ctk_log_format_line(&ts, level, (long)getpid(), logger.ident, msg);
+        if (line != NULL)
+                (void)!write(logger.fd, line, strlen(line));
+        free(line);
+}
+
 void ctk_log(enum ctk_log_level level, const char *fmt, ...)
 {
         if (!ctk_log_enabled(level))
                 return;
         int saved = errno;
-        char *msg = NULL;
         va_list ap;
         va_start(ap, fmt);
-        int r = vasprintf(&msg, fmt, ap);
+        char *msg = ctk_format_values(fmt, ap);
         va_end(ap);
-        if (r >= 0) {
-                struct timespec ts;
-                clock_gettime(CLOCK_REALTIME, &ts);
-                char *line = ctk_log_format_line(&ts, level, (long)getpid(), logger.ident, msg);
-                if (line != NULL)
-                        (void)!write(logger.fd, line, strlen(line));
-                free(line);
-                free(msg);
+        if (msg != NULL)
+                write_line(level, msg);
+        free(msg);
+        errno = saved;
+}
+
+void ctk_log_msg(enum ctk_log_level level, const char *msg, const char *fmt, ...)
+{
+        if (!ctk_log_enabled(level))
+                return;
+        int saved = errno;
+        char *head = NULL, *line = NULL;
+        if (fmt != NULL) {
+                va_list ap;
+                va_start(ap, fmt);
+                head = ctk_format_values(fmt, ap);
+                va_end(ap);
         }
+        if (fmt == NULL)
+                write_line(level, msg);
+        else if (head != NULL && asprintf(&line, "%s: %s", head, msg) >= 0)
+                write_line(level, line);
+        free(line);
+        free(head);
         errno = saved;
 }

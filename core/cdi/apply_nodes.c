@@ -49,13 +49,12 @@ static int fail(const struct ctk_cdi_origin *o, struct ctk_error **err, int code
 static int fail(const struct ctk_cdi_origin *o, struct ctk_error **err, int code, const char *fmt, ...)
 {
         _cleanup_free_ char *label = ctk_cdi_origin_label(o);
-        _cleanup_free_ char *what = NULL;
         va_list ap;
         va_start(ap, fmt);
-        if (vasprintf(&what, fmt, ap) < 0)
-                what = NULL;
+        _cleanup_free_ char *what = ctk_format_values(fmt, ap);
         va_end(ap);
-        return ctk_error_set(err, code, "%s: %s", label != NULL ? label : o->name, what != NULL ? what : "?");
+        ctk_error_set_msg(err, code, what != NULL ? what : "?");
+        return ctk_error_prefix(err, "%s", label != NULL ? label : o->name);
 }
 
 bool ctk_cdi_node_needs_host(const struct ctk_cdi_node *n)

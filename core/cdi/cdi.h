@@ -51,9 +51,14 @@ int ctk_cdi_min_version(const json_t *spec, const char **why);
 
 /* ---- problem reports (cdi_report.c) ---- */
 
+/* The checks keep the first CTK_CDI_REPORT_MAX lines of each list and
+ * count the rest (a spec with 60,000 bad devices makes 100 lines, each
+ * located in the text once). */
+#define CTK_CDI_REPORT_MAX 100
 struct ctk_cdi_report {
         struct ctk_strv errors;
         struct ctk_strv warnings;
+        size_t more_errors, more_warnings; /* not kept */
 };
 /* Adds line (malloc'ed, taken; NULL is ignored) to list (a report's errors
  * or warnings) as one line: control bytes it quotes are escaped. */
@@ -89,11 +94,21 @@ static inline void ctk_cdi_doc_clearp(struct ctk_cdi_doc *d)
 }
 #define _cleanup_cdi_doc_ __attribute__((cleanup(ctk_cdi_doc_clearp)))
 
-/* Reads a spec file and parses it, rejecting duplicate keys: YAML when its
- * name ends in .yaml or .yml (yaml.c), else JSON.  A file that cannot be
- * read is an error (-1); text that is not a document is a problem in rep
- * ("file:line:column: ...") and leaves doc->root NULL. */
+/* The most a spec file may hold, and the most devices a spec may have:
+ * a spec over either is skipped (it never stalls a create that does not
+ * name its devices). */
+#define CTK_CDI_SPEC_MAX    CTK_FILE_MAX
+#define CTK_CDI_MAX_DEVICES 65536
+
+/* Reads a spec file (through the bounded reader: a regular file of at most
+ * CTK_CDI_SPEC_MAX bytes) and parses it, rejecting duplicate keys: YAML
+ * when its name ends in .yaml or .yml (yaml.c), else JSON.  A file that
+ * cannot be read is an error (-1); text that is not a document is a
+ * problem in rep ("file:line:column: ...") and leaves doc->root NULL. */
 int ctk_cdi_load(const char *path, struct ctk_cdi_doc *doc, struct ctk_cdi_report *rep, struct ctk_error **err);
+/* The same for a spec the runtime may use: only a trusted file (see
+ * ctk_file_read_trusted; else the error EPERM "PATH is not trusted: ..."). */
+int ctk_cdi_load_trusted(const char *path, struct ctk_cdi_doc *doc, struct ctk_cdi_report *rep, struct ctk_error **err);
 /* Same for text in memory (file names it in messages and tells the format). */
 int ctk_cdi_parse(const char *file, const char *text, size_t len, struct ctk_cdi_doc *doc, struct ctk_cdi_report *rep,
                   struct ctk_error **err);

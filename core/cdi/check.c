@@ -1,6 +1,7 @@
 /* CDI rules on the spec and its devices: version, kind, annotations, device
  * names, non-empty device edits.  Values of the wrong type were reported by
  * the shape check and are skipped here. */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -133,7 +134,44 @@ static bool edits_empty(const json_t *e)
         return rdt == NULL || json_is_null(rdt);
 }
 
-static void check_device(const json_t *d, struct ctk_strv *seen, struct ctk_cdi_walk *w)
+struct named {
+        const char *name;
+        size_t index;
+};
+
+static int by_name(const void *a, const void *b)
+{
+        const struct named *x = a, *y = b;
+        int c = strcmp(x->name, y->name);
+        return c != 0 ? c : (x->index > y->index) - (x->index < y->index);
+}
+
+size_t *ctk_cdi_first_same(const char *const *names, size_t n)
+{
+        size_t *first = malloc((n + 1) * sizeof(*first));
+        struct named *v = malloc((n + 1) * sizeof(*v));
+        if (first == NULL || v == NULL) {
+                free(first);
+                free(v);
+                return NULL;
+        }
+        size_t m = 0;
+        for (size_t i = 0; i < n; i++) {
+                first[i] = SIZE_MAX;
+                if (names[i] != NULL && names[i][0] != '\0')
+                        v[m++] = (struct named){.name = names[i], .index = i};
+        }
+        if (m > 1)
+                qsort(v, m, sizeof(*v), by_name);
+        for (size_t i = 1; i < m; i++) {
+                if (strcmp(v[i - 1].name, v[i].name) == 0) /* the first of the run: the earliest */
+                        first[v[i].index] = first[v[i - 1].index] != SIZE_MAX ? first[v[i - 1].index] : v[i - 1].index;
+        }
+        free(v);
+        return first;
+}
+
+static void check_device(const json_t *d, size_t same_as, struct ctk_cdi_walk *w)
 {
         const char *name = json_string_value(json_object_get(d, "name"));
         if (name != NULL) {
@@ -143,12 +181,10 @@ static void check_device(const json_t *d, struct ctk_strv *seen, struct ctk_cdi_
                                       "invalid device name \"%s\": must start and end with a letter or digit and "
                                       "contain only letters, digits, '_', '.', ':' and '-'",
                                       name);
-                for (size_t j = 0; j < seen->n; j++)
-                        if (name[0] != '\0' && strcmp(seen->v[j], name) == 0)
-                                ctk_cdi_error(w, "device name \"%s\" is already used by devices[%zu]", name, j);
+                if (same_as != SIZE_MAX)
+                        ctk_cdi_error(w, "device name \"%s\" is already used by devices[%zu]", name, same_as);
                 ctk_cdi_walk_pop(w);
         }
-        ctk_strv_push(seen, name != NULL ? name : "");
         check_annotations(d, w);
         const json_t *e = json_object_get(d, "containerEdits");
         if (json_is_object(e)) {
@@ -173,18 +209,26 @@ void ctk_cdi_check_rules(const json_t *doc, struct ctk_cdi_walk *w)
         if (!json_is_array(devices))
                 return;
         ctk_cdi_walk_key(w, "devices");
-        if (json_array_size(devices) == 0)
+        size_t n = json_array_size(devices);
+        if (n == 0)
                 ctk_cdi_error(w, "a spec needs at least one device");
-        struct ctk_strv seen _cleanup_strv_ = {0};
+        if (n > CTK_CDI_MAX_DEVICES) {
+                ctk_cdi_error(w, "%zu devices, more than the %d a spec may have", n, CTK_CDI_MAX_DEVICES);
+                ctk_cdi_walk_pop(w);
+                return;
+        }
+        /* names seen twice: sorted once, not compared pairwise */
+        _cleanup_free_ const char **names = calloc(n + 1, sizeof(*names));
+        for (size_t i = 0; names != NULL && i < n; i++)
+                names[i] = json_string_value(json_object_get(json_array_get(devices, i), "name"));
+        _cleanup_free_ size_t *same = names != NULL ? ctk_cdi_first_same(names, n) : NULL;
         size_t i;
         const json_t *d;
         json_array_foreach(devices, i, d)
         {
                 ctk_cdi_walk_index(w, i);
                 if (json_is_object(d))
-                        check_device(d, &seen, w);
-                else
-                        ctk_strv_push(&seen, "");
+                        check_device(d, same != NULL && i < n ? same[i] : SIZE_MAX, w);
                 ctk_cdi_walk_pop(w);
         }
         ctk_cdi_walk_pop(w);

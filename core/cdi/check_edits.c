@@ -1,5 +1,7 @@
 /* CDI rules on container edits: env entries, device nodes, mounts, hooks,
  * intelRdt and netDevices. */
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "walk.h"
@@ -61,12 +63,27 @@ static void check_device_node(const json_t *n, struct ctk_cdi_walk *w)
         }
 }
 
+/* Whether path has a ".." component ("..", "a/../b", "/x/.."). */
+static bool has_dotdot(const char *path)
+{
+        for (const char *p = path; (p = strstr(p, "..")) != NULL; p += 2)
+                if ((p == path || p[-1] == '/') && (p[2] == '\0' || p[2] == '/'))
+                        return true;
+        return false;
+}
+
+/* A mount's paths: the container's absolute, neither with "..": a spec
+ * must not reach outside what it names (runc resolves a container path
+ * inside the root, but the spec's author meant something else). */
 static void check_mount(const json_t *m, struct ctk_cdi_walk *w)
 {
         const char *host = str(m, "hostPath");
-        if (host != NULL && host[0] == '\0') {
+        if (host != NULL) {
                 ctk_cdi_walk_key(w, "hostPath");
-                ctk_cdi_error(w, "must not be empty");
+                if (host[0] == '\0')
+                        ctk_cdi_error(w, "must not be empty");
+                else if (has_dotdot(host))
+                        ctk_cdi_error(w, "\"%s\" must not have a \"..\" component", host);
                 ctk_cdi_walk_pop(w);
         }
         const char *dst = str(m, "containerPath");
@@ -76,7 +93,9 @@ static void check_mount(const json_t *m, struct ctk_cdi_walk *w)
         if (dst[0] == '\0')
                 ctk_cdi_error(w, "must not be empty");
         else if (dst[0] != '/')
-                ctk_cdi_warn(w, "\"%s\" should be an absolute path", dst);
+                ctk_cdi_error(w, "\"%s\" must be an absolute path", dst);
+        else if (has_dotdot(dst))
+                ctk_cdi_error(w, "\"%s\" must not have a \"..\" component", dst);
         ctk_cdi_walk_pop(w);
 }
 
@@ -123,11 +142,25 @@ static void check_intel_rdt(const json_t *r, struct ctk_cdi_walk *w)
         }
 }
 
+/* ctk_cdi_first_same of the strings at key of list's objects. */
+static size_t *first_same_at(const json_t *list, const char *key)
+{
+        size_t n = json_array_size(list);
+        _cleanup_free_ const char **names = calloc(n + 1, sizeof(*names));
+        if (names == NULL)
+                return NULL;
+        for (size_t i = 0; i < n; i++)
+                names[i] = str(json_array_get(list, i), key);
+        return ctk_cdi_first_same(names, n);
+}
+
 static void check_net_devices(const json_t *list, struct ctk_cdi_walk *w)
 {
         static const char *const keys[] = {"hostInterfaceName", "name"};
-        size_t i, j;
-        const json_t *d, *o;
+        _cleanup_free_ size_t *same0 = first_same_at(list, keys[0]), *same1 = first_same_at(list, keys[1]);
+        const size_t *same[2] = {same0, same1};
+        size_t i;
+        const json_t *d;
         json_array_foreach(list, i, d)
         {
                 ctk_cdi_walk_index(w, i);
@@ -138,16 +171,8 @@ static void check_net_devices(const json_t *list, struct ctk_cdi_walk *w)
                         ctk_cdi_walk_key(w, keys[k]);
                         if (v[0] == '\0')
                                 ctk_cdi_error(w, "must not be empty");
-                        json_array_foreach(list, j, o)
-                        {
-                                if (j >= i)
-                                        break;
-                                const char *other = str(o, keys[k]);
-                                if (v[0] != '\0' && other != NULL && strcmp(v, other) == 0) {
-                                        ctk_cdi_error(w, "\"%s\" is already used by netDevices[%zu]", v, j);
-                                        break;
-                                }
-                        }
+                        else if (same[k] != NULL && same[k][i] != SIZE_MAX)
+                                ctk_cdi_error(w, "\"%s\" is already used by netDevices[%zu]", v, same[k][i]);
                         ctk_cdi_walk_pop(w);
                 }
                 ctk_cdi_walk_pop(w);

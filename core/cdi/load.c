@@ -4,12 +4,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "cdi.h"
 #include "core/base/base.h"
-
-#define SPEC_MAX_BYTES (64u << 20)
 
 void ctk_cdi_doc_clear(struct ctk_cdi_doc *d)
 {
@@ -17,18 +14,6 @@ void ctk_cdi_doc_clear(struct ctk_cdi_doc *d)
         free(d->text);
         json_decref(d->root);
         *d = (struct ctk_cdi_doc){0};
-}
-
-static int read_all(const char *path, char **out, size_t *len, struct ctk_error **err)
-{
-        struct stat st;
-        if (stat(path, &st) < 0)
-                return ctk_error_errno(err, errno, "cannot open %s", path);
-        if (!S_ISREG(st.st_mode))
-                return ctk_error_set(err, EINVAL, "%s is not a regular file", path);
-        if (st.st_size > SPEC_MAX_BYTES)
-                return ctk_error_set(err, EFBIG, "%s is larger than %u bytes", path, SPEC_MAX_BYTES);
-        return ctk_file_read_all(path, out, len, err);
 }
 
 bool ctk_cdi_is_yaml_name(const char *file)
@@ -48,19 +33,16 @@ static int parse_yaml(struct ctk_cdi_doc *doc, struct ctk_cdi_report *rep, struc
         return 0;
 }
 
-int ctk_cdi_parse(const char *file, const char *text, size_t len, struct ctk_cdi_doc *doc, struct ctk_cdi_report *rep,
-                  struct ctk_error **err)
+/* Parses text (len bytes, NUL-terminated, owned: taken) into *doc. */
+static int parse_owned(const char *file, char *text, size_t len, struct ctk_cdi_doc *doc, struct ctk_cdi_report *rep,
+                       struct ctk_error **err)
 {
-        *doc = (struct ctk_cdi_doc){0};
+        *doc = (struct ctk_cdi_doc){.text = text, .len = len};
         doc->path = strdup(file != NULL ? file : "-");
-        doc->text = malloc(len + 1);
-        if (doc->path == NULL || doc->text == NULL) {
+        if (doc->path == NULL) {
                 ctk_cdi_doc_clear(doc);
                 return ctk_error_set(err, ENOMEM, "out of memory");
         }
-        memcpy(doc->text, text, len);
-        doc->text[len] = '\0';
-        doc->len = len;
         doc->yaml = ctk_cdi_is_yaml_name(file);
         if (doc->yaml)
                 return parse_yaml(doc, rep, err);
@@ -76,14 +58,36 @@ int ctk_cdi_parse(const char *file, const char *text, size_t len, struct ctk_cdi
         return 0;
 }
 
+int ctk_cdi_parse(const char *file, const char *text, size_t len, struct ctk_cdi_doc *doc, struct ctk_cdi_report *rep,
+                  struct ctk_error **err)
+{
+        *doc = (struct ctk_cdi_doc){0};
+        char *copy = malloc(len + 1);
+        if (copy == NULL)
+                return ctk_error_set(err, ENOMEM, "out of memory");
+        memcpy(copy, text, len);
+        copy[len] = '\0';
+        return parse_owned(file, copy, len, doc, rep, err);
+}
+
 int ctk_cdi_load(const char *path, struct ctk_cdi_doc *doc, struct ctk_cdi_report *rep, struct ctk_error **err)
 {
-        _cleanup_free_ char *text = NULL;
+        char *text = NULL;
         size_t len = 0;
         *doc = (struct ctk_cdi_doc){0};
-        if (read_all(path, &text, &len, err) < 0)
+        if (ctk_file_read(path, CTK_CDI_SPEC_MAX, 0, &text, &len, err) < 0)
                 return -1;
-        return ctk_cdi_parse(path, text, len, doc, rep, err);
+        return parse_owned(path, text, len, doc, rep, err);
+}
+
+int ctk_cdi_load_trusted(const char *path, struct ctk_cdi_doc *doc, struct ctk_cdi_report *rep, struct ctk_error **err)
+{
+        char *text = NULL;
+        size_t len = 0;
+        *doc = (struct ctk_cdi_doc){0};
+        if (ctk_file_read_trusted(path, CTK_CDI_SPEC_MAX, &text, &len, err) < 0)
+                return -1;
+        return parse_owned(path, text, len, doc, rep, err);
 }
 
 struct ctk_cdi_source ctk_cdi_doc_source(const struct ctk_cdi_doc *d)

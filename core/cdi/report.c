@@ -10,6 +10,7 @@ void ctk_cdi_report_clear(struct ctk_cdi_report *r)
 {
         ctk_strv_clear(&r->errors);
         ctk_strv_clear(&r->warnings);
+        r->more_errors = r->more_warnings = 0;
 }
 
 void ctk_cdi_walk_key(struct ctk_cdi_walk *w, const char *key)
@@ -57,6 +58,11 @@ static void print_path(FILE *f, const struct ctk_cdi_walk *w)
 
 __attribute__((format(printf, 3, 0))) static void add(struct ctk_cdi_walk *w, bool warning, const char *fmt, va_list ap)
 {
+        struct ctk_strv *list = warning ? &w->rep->warnings : &w->rep->errors;
+        if (list->n >= CTK_CDI_REPORT_MAX) {
+                (*(warning ? &w->rep->more_warnings : &w->rep->more_errors))++;
+                return;
+        }
         _cleanup_free_ char *line = NULL;
         size_t len = 0;
         FILE *f = open_memstream(&line, &len);
@@ -80,10 +86,10 @@ __attribute__((format(printf, 3, 0))) static void add(struct ctk_cdi_walk *w, bo
                 print_path(f, w);
                 fputs(": ", f);
         }
-        vfprintf(f, fmt, ap);
+        _cleanup_free_ char *what = ctk_format_values(fmt, ap);
+        fputs(what != NULL ? what : "?", f);
         if (fclose(f) != 0)
                 return;
-        struct ctk_strv *list = warning ? &w->rep->warnings : &w->rep->errors;
         ctk_cdi_report_push(list, ctk_steal(&line));
 }
 

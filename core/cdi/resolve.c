@@ -75,9 +75,14 @@ static int unresolvable(const struct ctk_cdi_cache *c, const struct ctk_strv *na
                                        ? ctk_cdi_cache_why_missing(c, name)
                                        : strdup("not a fully qualified CDI device name (vendor/class=name, e.g. "
                                                 "amd.com/gpu=0)");
-        return ctk_error_set(err, ENOENT, "%s%s%s: %s%s%s", source != NULL ? source : "", source != NULL ? ": " : "",
-                             name, why != NULL ? why : "out of memory", more > 0 ? "; unresolvable too: " : "",
-                             more > 0 ? others : "");
+        /* (why is a message: taken whole; the names are values) */
+        ctk_error_set_msg(err, ENOENT, why != NULL ? why : "out of memory");
+        ctk_error_prefix(err, "%s", name);
+        if (source != NULL)
+                ctk_error_prefix(err, "%s", source);
+        if (more > 0)
+                ctk_error_suffix(err, "; unresolvable too: %s", others);
+        return -1;
 }
 
 int ctk_cdi_resolve(const struct ctk_cdi_cache *c, const struct ctk_strv *names, const struct ctk_strv *sources,

@@ -68,8 +68,10 @@ int ctk_cdi_spec_build(const struct ctk_cdi_host *h, const struct ctk_cdi_option
 
         /* Never hand out a spec that CDI loaders would reject. */
         _cleanup_cdi_report_ struct ctk_cdi_report rep = {0};
-        if (ctk_cdi_check(spec, NULL, &rep) > 0)
-                return ctk_error_set(err, EINVAL, "generated CDI spec is invalid: %s", rep.errors.v[0]);
+        if (ctk_cdi_check(spec, NULL, &rep) > 0) {
+                ctk_error_set_msg(err, EINVAL, rep.errors.v[0]);
+                return ctk_error_prefix(err, "generated CDI spec is invalid");
+        }
         *out = ctk_steal(&spec);
         return 0;
 }

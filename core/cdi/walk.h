@@ -41,6 +41,11 @@ void ctk_cdi_check_shape(json_t *doc, struct ctk_cdi_walk *w);
  * (cdi_check_edits.c). */
 void ctk_cdi_check_rules(const json_t *doc, struct ctk_cdi_walk *w);
 void ctk_cdi_check_edits(const json_t *edits, struct ctk_cdi_walk *w);
+/* For each of names[0..n) (NULL or "": none), the index of the first
+ * earlier one equal to it, or SIZE_MAX: in n log n, not pairwise.
+ * malloc'ed; NULL when out of memory. */
+size_t *ctk_cdi_first_same(const char *const *names, size_t n);
+
 /* NAME=value entries of env arrays (cdi_check_edits.c). */
 void ctk_cdi_check_env(const json_t *env, struct ctk_cdi_walk *w);
 

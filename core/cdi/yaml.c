@@ -48,14 +48,14 @@ static void problem_at(struct reader *r, yaml_mark_t mark, const char *fmt, ...)
                 return;
         va_list ap;
         va_start(ap, fmt);
-        char *what = NULL;
-        if (vasprintf(&what, fmt, ap) < 0)
-                what = NULL;
+        char *what = ctk_format_values(fmt, ap);
         va_end(ap);
         /* through an error: its message is one line whatever it quotes */
         struct ctk_error *e = NULL;
-        if (what != NULL)
-                ctk_error_set(&e, EINVAL, "%s:%zu:%zu: %s", r->file, mark.line + 1, mark.column + 1, what);
+        if (what != NULL) {
+                ctk_error_set_msg(&e, EINVAL, what);
+                ctk_error_prefix(&e, "%s:%zu:%zu", r->file, mark.line + 1, mark.column + 1);
+        }
         if (e != NULL)
                 r->problem = ctk_steal(&e->msg);
         ctk_error_free(e);

@@ -83,13 +83,14 @@ static void value_clear(struct ctk_config_value *v)
 static int fail_at(const struct where *w, const char *key, size_t index, struct ctk_error *inner)
 {
         if (inner->code == ENOMEM)
-                return ctk_error_set(w->err, ENOMEM, "%s", inner->msg);
+                return ctk_error_set_msg(w->err, ENOMEM, inner->msg);
         struct ctk_json_step path[2] = {{.key = key}, {.key = NULL, .index = index}};
         size_t depth = key == NULL ? 0 : index == SIZE_MAX ? 1 : 2;
         struct ctk_json_pos pos;
         if (ctk_json_locate(w->text, w->len, path, depth, &pos) < 0)
                 pos = (struct ctk_json_pos){1, 1};
-        return ctk_error_set(w->err, EINVAL, "%s:%d:%d: %s", w->name, pos.line, pos.column, inner->msg);
+        ctk_error_set_msg(w->err, EINVAL, inner->msg);
+        return ctk_error_prefix(w->err, "%s:%d:%d", w->name, pos.line, pos.column);
 }
 
 int ctk_config_parse(const char *text, size_t len, const char *name, struct ctk_config *out, struct ctk_error **err)
@@ -141,7 +142,8 @@ int ctk_config_load(const char *path, bool missing_ok, struct ctk_config *out, s
         if (ctk_file_read_all(path, &text, &len, &rerr) < 0) {
                 if (rerr->code == ENOENT && missing_ok)
                         return ctk_config_defaults(out, err);
-                return ctk_error_set(err, rerr->code, "configuration file: %s", rerr->msg);
+                ctk_error_set_msg(err, rerr->code, rerr->msg);
+                return ctk_error_prefix(err, "configuration file");
         }
         return ctk_config_parse(text, len, path, out, err);
 }

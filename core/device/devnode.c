@@ -19,7 +19,8 @@ int ctk_devnode_stat(struct ctk_backend *b, const char *path, struct ctk_devnode
                         ctk_error_free(serr);
                         return ctk_error_set(err, ENOENT, "device node %s does not exist", path);
                 }
-                ctk_error_set(err, code, "device node %s: %s", path, serr != NULL ? serr->msg : "stat failed");
+                ctk_error_set_msg(err, code, serr != NULL ? serr->msg : "stat failed");
+                ctk_error_prefix(err, "device node %s", path);
                 ctk_error_free(serr);
                 return -1;
         }

@@ -97,10 +97,6 @@ static int collect(struct ctk_cri_section *c, struct ctk_error **err)
                         struct ctk_cri_path rel = {.parts = k.parts + c->cri.n, .n = k.n - c->cri.n};
                         if (st->array && touched(rel.parts, rel.n, rel.parts, 0))
                                 return refuse(c, st, "an array of tables stands where containerd reads a table", err);
-                        if (!st->array && ctk_cri_section_table(c, rel.parts, rel.n) != NULL)
-                                return ctk_toml_error_at(c->text, c->len, c->name, st->at, err,
-                                                         "this table is defined twice, which TOML forbids: "
-                                                         "remove one of the two");
                         cur = &c->tables[c->ntables++];
                         *cur = (struct ctk_cri_table){.header = st, .rel = rel, .first = i + 1, .end = i + 1};
                         continue;
@@ -110,11 +106,6 @@ static int collect(struct ctk_cri_section *c, struct ctk_error **err)
                                 return -1;
                         continue;
                 }
-                for (size_t k = cur->first; k < i; k++)
-                        if (ctk_strv_equal(&c->stmts.v[k].key, &st->key))
-                                return ctk_toml_error_at(c->text, c->len, c->name, st->at, err,
-                                                         "this key is set twice in its table, which TOML forbids: "
-                                                         "remove one of the two");
                 cur->end = i + 1;
                 /* a dotted key or an inline table defines tables of its own */
                 for (size_t k = 1; k <= st->key.n; k++)

@@ -1,5 +1,6 @@
 #include "toml.h"
 
+#include "toml_keys.h"
 #include "toml_lex.h"
 
 #include <errno.h>
@@ -11,7 +12,9 @@
 
 #define MAX_DEPTH 64
 
-static int value(struct ctk_toml_parser *p, int depth, long long *integer, struct ctk_strv *strings);
+#define NO_SCOPE SIZE_MAX
+
+static int value(struct ctk_toml_parser *p, int depth, long long *integer, struct ctk_strv *strings, size_t scope);
 
 /* Numbers, booleans, dates and times: the token must be one of them. */
 /* A byte of a number, boolean or date token (never NUL). */
@@ -98,7 +101,7 @@ static int array(struct ctk_toml_parser *p, int depth, struct ctk_strv *strings)
                         p->pos++;
                         return 0;
                 }
-                if (value(p, depth + 1, NULL, strings) < 0)
+                if (value(p, depth + 1, NULL, strings, NO_SCOPE) < 0)
                         return -1;
                 if (ctk_toml_skip_blank(p) < 0)
                         return -1;
@@ -111,8 +114,11 @@ static int array(struct ctk_toml_parser *p, int depth, struct ctk_strv *strings)
         }
 }
 
-static int inline_table(struct ctk_toml_parser *p, int depth)
+/* An inline table: its keys are defined in scope (and only there). */
+static int inline_table(struct ctk_toml_parser *p, int depth, size_t scope)
 {
+        if (scope == NO_SCOPE && ctk_toml_keys_scope(p, p->keys, p->pos, &scope) < 0)
+                return -1;
         p->pos++; /* { */
         ctk_toml_skip_ws(p);
         if (ctk_toml_peek(p) == '}') {
@@ -123,13 +129,16 @@ static int inline_table(struct ctk_toml_parser *p, int depth)
                 ctk_toml_skip_ws(p);
                 if (ctk_toml_peek(p) == '\n' || ctk_toml_peek(p) == '\r')
                         return ctk_toml_fail(p, p->pos, "an inline table fits on one line");
-                if (ctk_toml_key(p, NULL) < 0)
+                _cleanup_strv_ struct ctk_strv key = {0};
+                size_t at = p->pos, node;
+                if (ctk_toml_key(p, &key) < 0)
                         return -1;
                 if (ctk_toml_peek(p) != '=')
                         return ctk_toml_fail(p, p->pos, "expected '=' after a key");
                 p->pos++;
                 ctk_toml_skip_ws(p);
-                if (value(p, depth + 1, NULL, NULL) < 0)
+                if (ctk_toml_keys_value(p, p->keys, scope, &key, at, &node) < 0 ||
+                    value(p, depth + 1, NULL, NULL, node) < 0)
                         return -1;
                 ctk_toml_skip_ws(p);
                 if (ctk_toml_peek(p) == '}') {
@@ -143,8 +152,9 @@ static int inline_table(struct ctk_toml_parser *p, int depth)
         }
 }
 
-/* A value; strings (when not NULL) collects the strings of an array. */
-static int value(struct ctk_toml_parser *p, int depth, long long *integer, struct ctk_strv *strings)
+/* A value; strings (when not NULL) collects the strings of an array; an
+ * inline table's keys go to scope (NO_SCOPE: a scope of its own). */
+static int value(struct ctk_toml_parser *p, int depth, long long *integer, struct ctk_strv *strings, size_t scope)
 {
         if (depth > MAX_DEPTH)
                 return ctk_toml_fail(p, p->pos, "values nested more than %d deep", MAX_DEPTH);
@@ -160,7 +170,7 @@ static int value(struct ctk_toml_parser *p, int depth, long long *integer, struc
         if (c == '[')
                 return array(p, depth, strings);
         if (c == '{')
-                return inline_table(p, depth);
+                return inline_table(p, depth, scope);
         return scalar(p, integer);
 }
 
@@ -180,39 +190,50 @@ static struct ctk_toml_stmt *stmt_add(struct ctk_toml_stmts *s)
         return st;
 }
 
-/* A [table] or [[array of tables]] header at p->pos. */
-static int header(struct ctk_toml_parser *p, struct ctk_toml_stmt *st)
+/* A [table] or [[array of tables]] header at p->pos: the statements after
+ * it go to *table. */
+static int header(struct ctk_toml_parser *p, struct ctk_toml_stmt *st, size_t *table)
 {
+        size_t at = p->pos;
         bool aot = ctk_toml_at(p, "[[");
         p->pos += aot ? 2 : 1;
-        if (ctk_toml_key(p, st != NULL ? &st->key : NULL) < 0)
+        _cleanup_strv_ struct ctk_strv key = {0};
+        if (ctk_toml_key(p, &key) < 0)
                 return -1;
         if (!(aot ? ctk_toml_at(p, "]]") : ctk_toml_peek(p) == ']'))
                 return ctk_toml_fail(p, p->pos, "expected '%s' to close the table header", aot ? "]]" : "]");
         p->pos += aot ? 2 : 1;
+        if (ctk_toml_keys_header(p, p->keys, &key, aot, at, table) < 0)
+                return -1;
         if (st != NULL) {
                 st->header = true;
                 st->array = aot;
+                st->key = key;
+                memset(&key, 0, sizeof(key));
         }
         return 0;
 }
 
-/* A key = value at p->pos, in a table (in_table) or at the top level. */
-static int key_value(struct ctk_toml_parser *p, bool in_table, size_t line_start, struct ctk_toml_top *top,
+/* A key = value at p->pos, in table (0: the top level). */
+static int key_value(struct ctk_toml_parser *p, size_t table, size_t line_start, struct ctk_toml_top *top,
                      struct ctk_toml_stmt *st)
 {
         _cleanup_strv_ struct ctk_strv key = {0};
+        size_t at = p->pos, node;
+        bool in_table = table != 0;
         if (ctk_toml_key(p, &key) < 0)
                 return -1;
         if (ctk_toml_peek(p) != '=')
                 return ctk_toml_fail(p, p->pos, "expected '=' after a key");
         p->pos++;
         ctk_toml_skip_ws(p);
+        if (ctk_toml_keys_value(p, p->keys, table, &key, at, &node) < 0)
+                return -1;
         bool is_version = !in_table && key.n == 1 && strcmp(key.v[0], "version") == 0;
         bool is_imports = !in_table && key.n == 1 && strcmp(key.v[0], "imports") == 0;
         long long v = 0;
         size_t vstart = p->pos;
-        if (value(p, 0, is_version ? &v : NULL, is_imports ? &top->imports : NULL) < 0)
+        if (value(p, 0, is_version ? &v : NULL, is_imports ? &top->imports : NULL, node) < 0)
                 return -1;
         const char *text = p->s;
         if (is_version) {
@@ -250,17 +271,30 @@ static int key_value(struct ctk_toml_parser *p, bool in_table, size_t line_start
 int ctk_toml_check(const char *text, size_t len, const char *name, struct ctk_toml_top *top,
                    struct ctk_toml_stmts *stmts, struct ctk_error **err)
 {
-        struct ctk_toml_parser p = {.s = text, .len = len, .name = name, .err = err};
+        struct ctk_toml_keys keys;
+        struct ctk_toml_parser p = {.s = text, .len = len, .name = name, .err = err, .keys = &keys};
         memset(top, 0, sizeof(*top));
         if (stmts != NULL)
                 memset(stmts, 0, sizeof(*stmts));
         top->body_start = len;
+        if (ctk_toml_keys_init(&keys) < 0)
+                return ctk_error_set(err, ENOMEM, "out of memory");
+        /* a TOML file is UTF-8 */
+        size_t bad = ctk_utf8_invalid_at(text, len);
+        if (bad < len) {
+                ctk_toml_fail(&p, bad, "not valid UTF-8 (byte 0x%02x): a TOML file is UTF-8",
+                              (unsigned)(unsigned char)text[bad]);
+                goto fail;
+        }
         bool in_table = false;
+        size_t table = 0;
         for (;;) {
                 if (ctk_toml_skip_blank(&p) < 0)
                         goto fail;
-                if (p.pos >= len)
+                if (p.pos >= len) {
+                        ctk_toml_keys_clear(&keys);
                         return 0;
+                }
                 size_t line_start = p.pos;
                 while (line_start > 0 && text[line_start - 1] != '\n')
                         line_start--;
@@ -277,15 +311,16 @@ int ctk_toml_check(const char *text, size_t len, const char *name, struct ctk_to
                         if (!in_table)
                                 top->body_start = line_start;
                         in_table = true;
-                        if (header(&p, st) < 0 || ctk_toml_end_of_line(&p) < 0)
+                        if (header(&p, st, &table) < 0 || ctk_toml_end_of_line(&p) < 0)
                                 goto fail;
-                } else if (key_value(&p, in_table, line_start, top, st) < 0) {
+                } else if (key_value(&p, table, line_start, top, st) < 0) {
                         goto fail;
                 }
                 if (st != NULL)
                         st->end = p.pos;
         }
 fail:
+        ctk_toml_keys_clear(&keys);
         ctk_toml_top_clear(top);
         if (stmts != NULL)
                 ctk_toml_stmts_clear(stmts);

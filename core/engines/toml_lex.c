@@ -21,10 +21,11 @@ __attribute__((format(printf, 6, 0))) static int vfail(const char *text, size_t 
                         col++;
                 }
         }
-        _cleanup_free_ char *msg = NULL;
-        if (vasprintf(&msg, fmt, ap) < 0)
+        _cleanup_free_ char *msg = ctk_format_values(fmt, ap);
+        if (msg == NULL)
                 return ctk_error_set(err, ENOMEM, "out of memory");
-        return ctk_error_set(err, EINVAL, "%s:%d:%d: %s", name, line, col, msg);
+        ctk_error_set_msg(err, EINVAL, msg);
+        return ctk_error_prefix(err, "%s:%d:%d", name, line, col);
 }
 
 int ctk_toml_error_at(const char *text, size_t len, const char *name, size_t at, struct ctk_error **err,

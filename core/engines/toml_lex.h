@@ -10,11 +10,14 @@
 
 #include "core/base/base.h"
 
+struct ctk_toml_keys;
+
 struct ctk_toml_parser {
         const char *s;
         size_t len, pos;
         const char *name;
         struct ctk_error **err;
+        struct ctk_toml_keys *keys; /* the keys defined so far (toml_keys.h) */
 };
 
 /* Sets the error "NAME:LINE:COLUMN: message" for byte `at`; returns -1. */

@@ -3,6 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/base/base.h"
+
 bool ctk_json_out_reserve(struct ctk_json_out *o, size_t more)
 {
         if (o->failed)
@@ -20,36 +22,6 @@ bool ctk_json_out_reserve(struct ctk_json_out *o, size_t more)
         o->p = p;
         o->cap = cap;
         return true;
-}
-
-/* Length of the valid UTF-8 sequence at s (avail bytes there), or 0. */
-static size_t utf8_len(const unsigned char *s, size_t avail)
-{
-        size_t n;
-        unsigned int min;
-        if (s[0] >= 0xc2 && s[0] <= 0xdf) {
-                n = 2;
-                min = 0x80;
-        } else if (s[0] >= 0xe0 && s[0] <= 0xef) {
-                n = 3;
-                min = 0x800;
-        } else if (s[0] >= 0xf0 && s[0] <= 0xf4) {
-                n = 4;
-                min = 0x10000;
-        } else {
-                return 0;
-        }
-        if (n > avail)
-                return 0;
-        unsigned int cp = s[0] & (0x7f >> n);
-        for (size_t i = 1; i < n; i++) {
-                if ((s[i] & 0xc0) != 0x80)
-                        return 0;
-                cp = (cp << 6) | (s[i] & 0x3f);
-        }
-        if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-                return 0;
-        return n;
 }
 
 /* A control character c (< 0x20). */
@@ -88,7 +60,7 @@ void ctk_json_out_quote_rest(struct ctk_json_out *o, const char *str, const char
                 } else if (*s < 0x20) {
                         put_control(o, *s++, flags);
                 } else {
-                        size_t n = utf8_len(s, (size_t)(end - s));
+                        size_t n = ctk_utf8_len(s, (size_t)(end - s));
                         if (n == 0) {
                                 ctk_json_out_put(o, "\xef\xbf\xbd", 3); /* U+FFFD */
                                 s++;

@@ -138,7 +138,7 @@ int ctk_tracker_state_alloc(struct ctk_tracker_state *s, const struct ctk_tracke
                 if (holder[g] != NULL && append_refusal(&msg, g, holder[g]) < 0)
                         return ctk_error_set(err, ENOMEM, "out of memory");
         if (msg != NULL)
-                return ctk_error_set(err, EBUSY, "%s", msg);
+                return ctk_error_set_msg(err, EBUSY, msg);
         /* ... then apply.  Running out of memory half-way leaves a state the
          * caller must not save (it returns the error and drops it). */
         struct ctk_tracker_container *c = ctk_tracker_state_find_container(s, who->id);

@@ -49,7 +49,7 @@ int ctk_tracker_load(const struct ctk_tracker_paths *p, struct ctk_tracker_state
         *missing = false;
         struct ctk_file_view text;
         _cleanup_error_ struct ctk_error *e = NULL;
-        if (ctk_file_view_open_nofollow(p->state, &text, &e) < 0) {
+        if (ctk_file_view_open(p->state, CTK_TRACKER_STATE_MAX, CTK_READ_NOFOLLOW, &text, &e) < 0) {
                 if (e->code == ENOENT) {
                         *missing = true;
                         return 0;
@@ -59,13 +59,15 @@ int ctk_tracker_load(const struct ctk_tracker_paths *p, struct ctk_tracker_state
                                              "GPU Tracker state %s is a symbolic link: refused (remove it, then run "
                                              "'amd-ctk gpu-tracker reset')",
                                              p->state);
-                return ctk_error_set(err, e->code, "GPU Tracker state %s cannot be read (%s); " RESET_HINT, p->state,
-                                     e->msg);
+                ctk_error_set_msg(err, e->code, e->msg);
+                ctk_error_prepend(err, "GPU Tracker state %s cannot be read (", p->state);
+                return ctk_error_suffix(err, "); " RESET_HINT);
         }
         if (ctk_tracker_state_parse(text.data, text.len, out, &e) < 0) {
                 ctk_file_view_close(&text);
-                return ctk_error_set(err, EBADMSG, "GPU Tracker state %s is corrupt (%s); " RESET_HINT, p->state,
-                                     e->msg);
+                ctk_error_set_msg(err, EBADMSG, e->msg);
+                ctk_error_prepend(err, "GPU Tracker state %s is corrupt (", p->state);
+                return ctk_error_suffix(err, "); " RESET_HINT);
         }
         ctk_tracker_state_keep_source(out, &text); /* the next write copies what did not change */
         return 0;

@@ -21,6 +21,8 @@
 #define CTK_TRACKER_STATE_FILE   "gpu-tracker.json"
 #define CTK_TRACKER_LOCK_FILE    "gpu-tracker.lock"
 #define CTK_TRACKER_ENABLED_FILE "gpu-tracker.enabled"
+/* The most of a state file read (~200 bytes a container: 300,000 containers). */
+#define CTK_TRACKER_STATE_MAX ((size_t)64 << 20)
 
 struct ctk_tracker_paths {
         char *dir;

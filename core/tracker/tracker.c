@@ -70,7 +70,7 @@ bool ctk_tracker_may_hold(struct ctk_tracker *t, const char *container_id)
                 return false;
         struct ctk_file_view text;
         _cleanup_error_ struct ctk_error *err = NULL;
-        if (ctk_file_view_open_nofollow(t->paths.state, &text, &err) < 0)
+        if (ctk_file_view_open(t->paths.state, CTK_TRACKER_STATE_MAX, CTK_READ_NOFOLLOW, &text, &err) < 0)
                 return err->code != ENOENT; /* unreadable: the locked path tells */
         char *quoted = NULL;
         bool may = true;

@@ -52,7 +52,7 @@ static bool spec_is_plain(const struct rt_args *a, const struct ctk_config *cfg)
         _cleanup_free_ char *text = NULL;
         size_t len = 0;
         _cleanup_error_ struct ctk_error *err = NULL;
-        if (path == NULL || ctk_file_read_all(path, &text, &len, &err) < 0)
+        if (path == NULL || ctk_file_read(path, RT_SPEC_MAX, 0, &text, &len, &err) < 0)
                 return false;
         return !rt_spec_may_request_gpus(text, len, &cfg->cdi_annotation_prefixes);
 }

@@ -114,7 +114,7 @@ static int wait_child(pid_t pid, int rfd, struct ctk_error **err)
         int status;
         while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
                 ;
-        return ctk_error_set(err, EIO, "%s", n > 0 ? msg : "the server exited before the mount was up");
+        return ctk_error_set_msg(err, EIO, n > 0 ? msg : "the server exited before the mount was up");
 }
 
 int fakefs_fuse_serve(struct ctk_fakefs_host *host, struct ctk_fakefs_faults *faults,

@@ -6,11 +6,14 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
 
 #include "core/base/error.h"
+#include "core/base/format.h"
 
 static void test_first_cause_wins(void **state)
 {
@@ -40,11 +43,114 @@ static void test_one_line(void **state)
         ctk_error_free(err);
 }
 
+static char *format(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static char *format(const char *fmt, ...)
+{
+        va_list ap;
+        va_start(ap, fmt);
+        char *s = ctk_format_values(fmt, ap);
+        va_end(ap);
+        return s;
+}
+
+static void expect_format(const char *got, const char *want)
+{
+        if (got == NULL || strcmp(got, want) != 0)
+                fail_msg("got \"%s\", want \"%s\"", got != NULL ? got : "(null)", want);
+}
+
+/* printf's conversions, as printf writes them. */
+static void test_format_like_printf(void **state)
+{
+        (void)state;
+        char want[256];
+        char *s = format("%d %5d|%-4d|%+d %i %u %x %X %#o %03x %c %% %ld %lld %zu %zd %jd %hhu %.3s|%*d|%-*d|%5s|%-3s|",
+                         -7, 42, 3, 5, 9, 4000000000u, 255, 255, 8, 10, 'q', -1L, -2LL, (size_t)77, (ssize_t)-3,
+                         (intmax_t)-4, (unsigned char)250, "abcdef", 4, 7, 3, 1, "ab", "b");
+        (void)snprintf(want, sizeof(want),
+                       "%d %5d|%-4d|%+d %i %u %x %X %#o %03x %c %% %ld %lld %zu %zd %jd %hhu %.3s|%*d|%-*d|%5s|%-3s|",
+                       -7, 42, 3, 5, 9, 4000000000u, 255, 255, 8, 10, 'q', -1L, -2LL, (size_t)77, (ssize_t)-3,
+                       (intmax_t)-4, (unsigned char)250, "abcdef", 4, 7, 3, 1, "ab", "b");
+        expect_format(s, want);
+        free(s);
+        s = format("%s and %.*s", "w", 2, "xyz");
+        expect_format(s, "w and xy");
+        free(s);
+        s = format("plain");
+        expect_format(s, "plain");
+        free(s);
+}
+
+/* A value longer than CTK_VALUE_MAX: its first 200 bytes, then its length. */
+static void test_format_cuts_values(void **state)
+{
+        (void)state;
+        size_t n = 1 << 20;
+        char *big = malloc(n + 1);
+        assert_non_null(big);
+        memset(big, '7', n);
+        big[n] = '\0';
+        char *s = format("token '%s' is bad (%d)", big, 3);
+        char want[512];
+        (void)snprintf(want, sizeof(want), "token '%.200s... (1048576 bytes)' is bad (3)", big);
+        expect_format(s, want);
+        free(s);
+        /* %.*s: the length is the precision's */
+        s = format("[%.*s]", 300, big);
+        (void)snprintf(want, sizeof(want), "[%.200s... (300 bytes)]", big);
+        expect_format(s, want);
+        free(s);
+        /* exactly the limit: whole */
+        s = format("[%.*s]", CTK_VALUE_MAX, big);
+        (void)snprintf(want, sizeof(want), "[%.200s]", big);
+        expect_format(s, want);
+        free(s);
+        /* never half a UTF-8 character: 199 bytes, then a 2-byte one across the cut */
+        memset(big, 'a', 199);
+        memcpy(big + 199, "\xc3\xa9", 2);
+        big[201] = '\0';
+        s = format("%s", big);
+        (void)snprintf(want, sizeof(want), "%.199s... (201 bytes)", big);
+        expect_format(s, want);
+        free(s);
+        assert_int_equal(ctk_value_shown(big, 201), 199);
+        assert_int_equal(ctk_value_shown(big, 150), 150);
+        free(big);
+}
+
+/* Errors cut the values they quote; a message taken whole is not cut. */
+static void test_error_values_cut(void **state)
+{
+        (void)state;
+        char big[1000];
+        memset(big, 'x', sizeof(big) - 1);
+        big[sizeof(big) - 1] = '\0';
+        struct ctk_error *err = NULL;
+        ctk_error_set(&err, EINVAL, "GPU %s does not exist", big);
+        assert_int_equal(strlen(err->msg),
+                         strlen("GPU ") + 200 + strlen("... (999 bytes)") + strlen(" does not exist"));
+        ctk_error_free(err);
+        err = NULL;
+        ctk_error_set_msg(&err, EINVAL, big);
+        assert_string_equal(err->msg, big);
+        ctk_error_prepend(&err, "<%s", "a");
+        ctk_error_suffix(&err, ">%s", "b");
+        ctk_error_prefix(&err, "ctx");
+        assert_int_equal(strncmp(err->msg, "ctx: <a", 7), 0);
+        assert_int_equal(strlen(err->msg), strlen("ctx: <a") + 999 + strlen(">b"));
+        ctk_error_free(err);
+        err = NULL;
+        ctk_error_set_msg(&err, EINVAL, "two\nlines");
+        assert_string_equal(err->msg, "two\\nlines");
+        ctk_error_free(err);
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
-            cmocka_unit_test(test_first_cause_wins),
-            cmocka_unit_test(test_one_line),
+            cmocka_unit_test(test_first_cause_wins),   cmocka_unit_test(test_one_line),
+            cmocka_unit_test(test_format_like_printf), cmocka_unit_test(test_format_cuts_values),
+            cmocka_unit_test(test_error_values_cut),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -87,6 +88,110 @@ static void test_read_missing(void **state)
         assert_int_equal(ctk_file_read_all(p, &data, NULL, &err), -1);
         assert_int_equal(err->code, ENOENT);
         assert_non_null(strstr(err->msg, "missing.json: No such file or directory"));
+}
+
+/* Reads path with ctk_file_read (limit max, flags); returns the error
+ * code (0 on success), and the message in *msg (when not NULL). */
+static int read_code(const char *path, size_t max, unsigned flags, char **msg)
+{
+        _cleanup_free_ char *data = NULL;
+        _cleanup_error_ struct ctk_error *err = NULL;
+        size_t len = 0;
+        int r = ctk_file_read(path, max, flags, &data, &len, &err);
+        if (r == 0) {
+                assert_null(err);
+                assert_int_equal(data[len], '\0');
+                return 0;
+        }
+        assert_non_null(err);
+        if (msg != NULL)
+                *msg = strdup(err->msg);
+        return err->code;
+}
+
+/* What is not a regular file is one error, never a wait or an endless read. */
+static void test_read_refuses_special_files(void **state)
+{
+        (void)state;
+        _cleanup_free_ char *fifo = scratch_path(dir, "fifo.toml");
+        assert_int_equal(mkfifo(fifo, 0600), 0);
+        char *msg = NULL;
+        /* a FIFO without a writer: opening it would wait forever */
+        assert_int_equal(read_code(fifo, CTK_FILE_MAX, 0, &msg), EINVAL);
+        char want[512];
+        (void)snprintf(want, sizeof(want), "%s is a FIFO, not a regular file: not read", fifo);
+        assert_string_equal(msg, want);
+        free(msg);
+        struct ctk_file_view v;
+        _cleanup_error_ struct ctk_error *err = NULL;
+        assert_int_equal(ctk_file_view_open(fifo, CTK_FILE_MAX, 0, &v, &err), -1);
+        assert_int_equal(err->code, EINVAL);
+        unlink(fifo);
+        /* /dev/zero: endless */
+        assert_int_equal(read_code("/dev/zero", CTK_FILE_MAX, 0, &msg), EINVAL);
+        assert_string_equal(msg, "/dev/zero is a character device, not a regular file: not read");
+        free(msg);
+        /* a directory */
+        assert_int_equal(read_code(dir, CTK_FILE_MAX, 0, NULL), EISDIR);
+        /* a link to the FIFO: followed, then refused; with CTK_READ_NOFOLLOW not followed */
+        _cleanup_free_ char *link = scratch_path(dir, "link.toml");
+        assert_int_equal(mkfifo(fifo, 0600), 0);
+        assert_int_equal(symlink(fifo, link), 0);
+        assert_int_equal(read_code(link, CTK_FILE_MAX, 0, NULL), EINVAL);
+        assert_int_equal(read_code(link, CTK_FILE_MAX, CTK_READ_NOFOLLOW, &msg), ELOOP);
+        (void)snprintf(want, sizeof(want), "%s is a symbolic link: not read", link);
+        assert_string_equal(msg, want);
+        free(msg);
+        unlink(link);
+        unlink(fifo);
+        /* an open descriptor of a FIFO */
+        assert_int_equal(mkfifo(fifo, 0600), 0);
+        int fd = open(fifo, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+        assert_true(fd >= 0);
+        _cleanup_free_ char *data = NULL;
+        _cleanup_error_ struct ctk_error *err2 = NULL;
+        assert_int_equal(ctk_file_read_fd(fd, fifo, CTK_FILE_MAX, &data, NULL, &err2), -1);
+        assert_int_equal(err2->code, EINVAL);
+        close(fd);
+        unlink(fifo);
+}
+
+/* A file over the limit: one error naming the limit; at the limit: read. */
+static void test_read_limit(void **state)
+{
+        (void)state;
+        _cleanup_free_ char *p = scratch_path(dir, "big.json");
+        put(p, "0123456789", 0644);
+        char *msg = NULL;
+        assert_int_equal(read_code(p, 10, 0, NULL), 0);
+        assert_int_equal(read_code(p, 9, 0, &msg), EFBIG);
+        char want[512];
+        (void)snprintf(want, sizeof(want), "%s is larger than 9 bytes: not read", p);
+        assert_string_equal(msg, want);
+        free(msg);
+        /* the size the file says is checked first: a sparse 17 MiB file is not read */
+        assert_int_equal(truncate(p, (off_t)CTK_FILE_MAX + 1), 0);
+        assert_int_equal(read_code(p, CTK_FILE_MAX, 0, &msg), EFBIG);
+        (void)snprintf(want, sizeof(want), "%s is larger than 16 MiB: not read", p);
+        assert_string_equal(msg, want);
+        free(msg);
+        struct ctk_file_view v;
+        _cleanup_error_ struct ctk_error *err = NULL;
+        assert_int_equal(ctk_file_view_open(p, CTK_FILE_MAX, 0, &v, &err), -1);
+        assert_int_equal(err->code, EFBIG);
+        assert_int_equal(truncate(p, (off_t)CTK_FILE_MAX), 0);
+        assert_int_equal(read_code(p, CTK_FILE_MAX, 0, NULL), 0);
+        unlink(p);
+        /* a file whose size says nothing (proc): the read stops at the limit */
+        assert_int_equal(read_code("/proc/self/status", 16, 0, &msg), EFBIG);
+        assert_string_equal(msg, "/proc/self/status is larger than 16 bytes: not read");
+        free(msg);
+        assert_int_equal(read_code("/proc/self/status", CTK_FILE_MAX, 0, NULL), 0);
+        char size[CTK_SIZE_TEXT_MAX];
+        ctk_size_text((size_t)64 << 10, size);
+        assert_string_equal(size, "64 KiB");
+        ctk_size_text(1000, size);
+        assert_string_equal(size, "1000 bytes");
 }
 
 static void test_write_atomic_keeps_mode(void **state)
@@ -393,6 +498,8 @@ int main(void)
         const struct CMUnitTest tests[] = {
             cmocka_unit_test(test_read_all),
             cmocka_unit_test(test_read_missing),
+            cmocka_unit_test(test_read_refuses_special_files),
+            cmocka_unit_test(test_read_limit),
             cmocka_unit_test(test_write_atomic_keeps_mode),
             cmocka_unit_test(test_write_atomic_new_file),
             cmocka_unit_test(test_write_atomic_mode_is_forced),

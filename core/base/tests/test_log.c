@@ -132,6 +132,43 @@ static void test_levels_and_file(void **state)
         unlink(path);
 }
 
+/* A 1 MiB value makes a short line; a message logged whole is not cut. */
+static void test_values_cut(void **state)
+{
+        (void)state;
+        char path[] = "/tmp/ctk-log-XXXXXX";
+        int fd = mkstemp(path);
+        assert_true(fd >= 0);
+        close(fd);
+        size_t n = 1 << 20;
+        char *big = malloc(n + 1);
+        assert_non_null(big);
+        memset(big, '0', n);
+        big[n] = '\0';
+        char msg[400];
+        memset(msg, 'm', sizeof(msg) - 1);
+        msg[sizeof(msg) - 1] = '\0';
+        ctk_log_open("ident", path, CTK_LOG_INFO);
+        ctk_log(CTK_LOG_ERROR, "AMD_VISIBLE_DEVICES=%s: bad", big);
+        ctk_log_msg(CTK_LOG_ERROR, msg, "container %s", "c1");
+        ctk_log_msg(CTK_LOG_ERROR, msg, NULL);
+        ctk_log_close();
+        free(big);
+        _cleanup_free_ char *text = NULL;
+        _cleanup_error_ struct ctk_error *err = NULL;
+        assert_int_equal(ctk_file_read_all(path, &text, NULL, &err), 0);
+        unlink(path);
+        char *second = strchr(text, '\n');
+        assert_non_null(second);
+        assert_true(second - text < 400);
+        assert_non_null(strstr(text, "... (1048576 bytes): bad\"\n"));
+        char want[512];
+        (void)snprintf(want, sizeof(want), "msg=\"ident container c1: %s\"\n", msg);
+        assert_non_null(strstr(text, want));
+        (void)snprintf(want, sizeof(want), "msg=\"ident %s\"\n", msg);
+        assert_non_null(strstr(text, want));
+}
+
 static void test_unopenable_log_is_silent(void **state)
 {
         (void)state;
@@ -151,6 +188,7 @@ int main(void)
             cmocka_unit_test(test_level_parse),     cmocka_unit_test(test_rfc3339),
             cmocka_unit_test(test_quote),           cmocka_unit_test(test_format_line),
             cmocka_unit_test(test_levels_and_file), cmocka_unit_test(test_unopenable_log_is_silent),
+            cmocka_unit_test(test_values_cut),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -215,6 +215,134 @@ static void test_nothing_there(void **state)
                    "generate')");
 }
 
+/* Specs someone else could have written are skipped, with the reason. */
+static void test_untrusted_skipped(void **state)
+{
+        (void)state;
+        _cleanup_free_ char *open_dir = scratch_path(root, "open"), *good = scratch_path(root, "good"),
+                            *target = scratch_path(root, "open/target.json"),
+                            *link = scratch_path(root, "good/link.json"), *gw = scratch_path(root, "good/gw.json");
+        assert_int_equal(mkdir(open_dir, 0755), 0);
+        assert_int_equal(mkdir(good, 0755), 0);
+        put("open/x.json", SPEC("example.com/x", DEV("a")));
+        put("open/target.json", SPEC("example.com/z", DEV("c")));
+        put("good/gw.json", SPEC("example.com/y", DEV("b")));
+        put("good/ok.json", SPEC("example.com/ok", DEV("d")));
+        assert_int_equal(chmod(open_dir, 0777), 0);
+        assert_int_equal(chmod(gw, 0664), 0);
+        assert_int_equal(symlink(target, link), 0);
+        const char *dirs[] = {open_dir, good};
+        _cleanup_cdi_cache_ struct ctk_cdi_cache c;
+        assert_int_equal(ctk_cdi_cache_load(dirs, 2, &c, NULL), 0);
+        /* only the trusted spec gives devices */
+        assert_int_equal(c.n, 1);
+        assert_string_equal(c.devices[0].name, "example.com/ok=d");
+        assert_int_equal(c.nproblems, 4);
+        _cleanup_free_ char *want1 = NULL, *want2 = NULL, *want3 = NULL, *why = NULL;
+        assert_true(asprintf(&want1,
+                             "%s is not trusted: its directory %s is writable by every user (mode 0777) "
+                             "(spec skipped)",
+                             target, open_dir) > 0);
+        assert_string_equal(c.problems[0].msg, want1);
+        assert_null(c.problems[0].kind); /* (not even read) */
+        assert_true(asprintf(&want2, "%s is not trusted: it is writable by its group (mode 0664) (spec skipped)", gw) >
+                    0);
+        assert_string_equal(c.problems[2].msg, want2);
+        assert_true(asprintf(&want3,
+                             "%s is not trusted: its target's directory %s is writable by every user (mode 0777) "
+                             "(spec skipped)",
+                             link, open_dir) > 0);
+        assert_string_equal(c.problems[3].msg, want3);
+        /* a request of a device only such a spec has: the file and the reason */
+        assert_true(
+            asprintf(&why, "no CDI spec in %s, %s has kind example.com/y; skipped: %s; ", open_dir, good, want1) > 0);
+        _cleanup_free_ char *got = ctk_cdi_cache_why_missing(&c, "example.com/y=b");
+        assert_non_null(got);
+        assert_non_null(strstr(got, why));
+        assert_non_null(strstr(got, want2));
+}
+
+/* "vendor.com/big" with n devices "d0".."d<n-1>". */
+static char *big_spec(size_t n)
+{
+        char *s = NULL;
+        size_t len = 0;
+        FILE *f = open_memstream(&s, &len);
+        assert_non_null(f);
+        fputs("{\"cdiVersion\": \"0.5.0\", \"kind\": \"vendor.com/big\", \"devices\": [", f);
+        for (size_t i = 0; i < n; i++)
+                fprintf(f, "%s{\"name\": \"d%zu\", \"containerEdits\": {\"env\": [\"X=%zu\"]}}", i > 0 ? "," : "", i,
+                        i);
+        fputs("]}", f);
+        assert_int_equal(fclose(f), 0);
+        return s;
+}
+
+/* A spec over the device cap is skipped (not checked, its names not
+ * kept); at the cap it is used, and loading it is not quadratic. */
+static void test_device_cap(void **state)
+{
+        (void)state;
+        _cleanup_free_ char *d = scratch_path(root, "big"), *over = big_spec(CTK_CDI_MAX_DEVICES + 1),
+                            *at = big_spec(CTK_CDI_MAX_DEVICES), *over_path = scratch_path(root, "big/a.json");
+        assert_int_equal(mkdir(d, 0755), 0);
+        put("big/a.json", over);
+        put("big/b.json", SPEC("amd.com/gpu", DEV("0")));
+        const char *dirs[] = {d};
+        _cleanup_cdi_cache_ struct ctk_cdi_cache c;
+        assert_int_equal(ctk_cdi_cache_load(dirs, 1, &c, NULL), 0);
+        assert_int_equal(c.n, 1);
+        assert_non_null(ctk_cdi_cache_find(&c, "amd.com/gpu=0"));
+        assert_int_equal(c.nproblems, 1);
+        _cleanup_free_ char *want = NULL;
+        assert_true(
+            asprintf(&want, "%s has 65537 devices, more than the 65536 a spec may have (spec skipped)", over_path) > 0);
+        assert_string_equal(c.problems[0].msg, want);
+        assert_string_equal(c.problems[0].kind, "vendor.com/big");
+        assert_int_equal(c.problems[0].names.n, 0);
+        ctk_cdi_cache_clear(&c);
+        put("big/a.json", at);
+        assert_int_equal(ctk_cdi_cache_load(dirs, 1, &c, NULL), 0);
+        assert_int_equal(c.nproblems, 0);
+        assert_int_equal(c.n, CTK_CDI_MAX_DEVICES + 1);
+        assert_non_null(ctk_cdi_cache_find(&c, "vendor.com/big=d65535"));
+        size_t first, n;
+        ctk_cdi_cache_kind_range(&c, "vendor.com/big", &first, &n);
+        assert_int_equal(n, CTK_CDI_MAX_DEVICES);
+}
+
+/* Definitions settled by name: the same outcome as one by one, whatever
+ * the order of the files' devices. */
+static void test_many_duplicates(void **state)
+{
+        (void)state;
+        _cleanup_free_ char *d1 = scratch_path(root, "p1"), *d2 = scratch_path(root, "p2"),
+                            *x = scratch_path(root, "p1/x.json"), *y = scratch_path(root, "p1/y.json"),
+                            *z = scratch_path(root, "p2/z.json");
+        assert_int_equal(mkdir(d1, 0755), 0);
+        assert_int_equal(mkdir(d2, 0755), 0);
+        put("p1/x.json", SPEC("v.com/c", DEV("b") "," DEV("a") "," DEV("c")));
+        put("p1/y.json", SPEC("v.com/c", DEV("c") "," DEV("d")));
+        put("p2/z.json", SPEC("v.com/c", DEV("a") "," DEV("c") "," DEV("e")));
+        const char *dirs[] = {d1, d2};
+        _cleanup_cdi_cache_ struct ctk_cdi_cache c;
+        assert_int_equal(ctk_cdi_cache_load(dirs, 2, &c, NULL), 0);
+        const char *want[] = {"v.com/c=a", "v.com/c=b", "v.com/c=d", "v.com/c=e"};
+        assert_int_equal(c.n, 4);
+        for (size_t i = 0; i < 4; i++)
+                assert_string_equal(c.devices[i].name, want[i]);
+        const struct ctk_cdi_entry *a = ctk_cdi_cache_find(&c, "v.com/c=a");
+        assert_string_equal(c.specs[a->spec].path, z);
+        assert_int_equal(a->overrides.n, 1);
+        assert_string_equal(a->overrides.v[0], x);
+        /* c: twice in p1 (a conflict), then in p2: still a conflict */
+        assert_int_equal(c.nconflicts, 1);
+        assert_string_equal(c.conflicts[0].name, "v.com/c=c");
+        assert_int_equal(c.conflicts[0].specs.n, 2);
+        assert_string_equal(c.conflicts[0].specs.v[0], x);
+        assert_string_equal(c.conflicts[0].specs.v[1], y);
+}
+
 static void test_name_order(void **state)
 {
         (void)state;
@@ -233,6 +361,9 @@ int main(void)
             cmocka_unit_test_setup_teardown(test_index_runs, setup, teardown),
             cmocka_unit_test(test_nothing_there),
             cmocka_unit_test(test_name_order),
+            cmocka_unit_test_setup_teardown(test_untrusted_skipped, setup, teardown),
+            cmocka_unit_test_setup_teardown(test_device_cap, setup, teardown),
+            cmocka_unit_test_setup_teardown(test_many_duplicates, setup, teardown),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -313,8 +313,22 @@ static void test_mounts(void **state)
                      "mounts[0].hostPath: must not be empty");
         expect_error(with_edits("\"mounts\": [{\"hostPath\": \"/a\", \"containerPath\": \"\"}]"),
                      "mounts[0].containerPath: must not be empty");
-        expect_warning(with_edits("\"mounts\": [{\"hostPath\": \"/a\", \"containerPath\": \"b\"}]"),
-                       "should be an absolute path");
+        /* a container path relative or with "..", a host path with "..": refused */
+        expect_error(with_edits("\"mounts\": [{\"hostPath\": \"/a\", \"containerPath\": \"b\"}]"),
+                     "mounts[0].containerPath: \"b\" must be an absolute path");
+        expect_error(with_edits("\"mounts\": [{\"hostPath\": \"/a\", \"containerPath\": \"/usr/../etc\"}]"),
+                     "mounts[0].containerPath: \"/usr/../etc\" must not have a \"..\" component");
+        expect_error(with_edits("\"mounts\": [{\"hostPath\": \"/a\", \"containerPath\": \"/x/..\"}]"),
+                     "must not have a \"..\" component");
+        expect_error(with_edits("\"mounts\": [{\"hostPath\": \"/opt/../../etc/shadow\", \"containerPath\": \"/s\"}]"),
+                     "mounts[0].hostPath: \"/opt/../../etc/shadow\" must not have a \"..\" component");
+        expect_error(with_edits("\"mounts\": [{\"hostPath\": \"..\", \"containerPath\": \"/s\"}]"),
+                     "must not have a \"..\" component");
+        /* names with dots are not ".." */
+        expect_ok(with_edits("\"mounts\": [{\"hostPath\": \"/a..b/...\", \"containerPath\": \"/x/.y/..z\"}]"));
+        /* hooks: absolute paths */
+        expect_error(with_edits("\"hooks\": [{\"hookName\": \"createRuntime\", \"path\": \"bin/id\"}]"),
+                     "hooks[0].path: \"bin/id\" must be an absolute path");
 }
 
 static void test_intel_rdt(void **state)
@@ -363,6 +377,53 @@ static void test_reports_everything(void **state)
         ctk_cdi_report_clear(&rep);
 }
 
+/* n devices "d<i % distinct>" with an env edit. */
+static char *many_devices(size_t n, size_t distinct)
+{
+        char *s = NULL;
+        size_t len = 0;
+        FILE *f = open_memstream(&s, &len);
+        assert_non_null(f);
+        fputs("{\"cdiVersion\": \"0.5.0\", \"kind\": \"v.com/c\", \"devices\": [", f);
+        for (size_t i = 0; i < n; i++)
+                fprintf(f, "%s{\"name\": \"d%zu\", \"containerEdits\": {\"env\": [\"A=1\"]}}", i > 0 ? "," : "",
+                        i % distinct);
+        fputs("]}", f);
+        assert_int_equal(fclose(f), 0);
+        return s;
+}
+
+/* Names used twice are found by sorting (each reported once, naming the
+ * first user); the lines kept are capped, the rest counted; a spec over
+ * the device cap is one error. */
+static void test_many_devices(void **state)
+{
+        (void)state;
+        struct ctk_cdi_report rep = {0};
+        char *text = many_devices(7, 3); /* d0 d1 d2 d0 d1 d2 d0 */
+        run(text, &rep);
+        free(text);
+        assert_int_equal(rep.errors.n, 4);
+        assert_non_null(strstr(rep.errors.v[0], "devices[3].name: device name \"d0\" is already used by devices[0]"));
+        assert_non_null(strstr(rep.errors.v[1], "devices[4].name: device name \"d1\" is already used by devices[1]"));
+        assert_non_null(strstr(rep.errors.v[3], "devices[6].name: device name \"d0\" is already used by devices[0]"));
+        ctk_cdi_report_clear(&rep);
+        text = many_devices(40000, 20000);
+        run(text, &rep);
+        free(text);
+        assert_int_equal(rep.errors.n, CTK_CDI_REPORT_MAX);
+        assert_int_equal(rep.more_errors, 20000 - CTK_CDI_REPORT_MAX);
+        assert_non_null(strstr(rep.errors.v[0], "devices[20000].name: device name \"d0\" is already used by "
+                                                "devices[0]"));
+        ctk_cdi_report_clear(&rep);
+        text = many_devices(CTK_CDI_MAX_DEVICES + 1, CTK_CDI_MAX_DEVICES + 1);
+        run(text, &rep);
+        free(text);
+        assert_int_equal(rep.errors.n, 1);
+        assert_non_null(strstr(rep.errors.v[0], "devices: 65537 devices, more than the 65536 a spec may have"));
+        ctk_cdi_report_clear(&rep);
+}
+
 static void test_without_source(void **state)
 {
         (void)state;
@@ -404,6 +465,7 @@ int main(void)
             cmocka_unit_test(test_annotations),
             cmocka_unit_test(test_reports_everything),
             cmocka_unit_test(test_without_source),
+            cmocka_unit_test(test_many_devices),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -85,7 +85,7 @@ static void test_missing_file(void **state)
         ctk_error_free(err);
         err = NULL;
         assert_int_equal(ctk_cdi_load("/tmp", &doc, &rep, &err), -1);
-        assert_string_equal(err->msg, "/tmp is not a regular file");
+        assert_string_equal(err->msg, "/tmp is a directory, not a regular file: not read");
         ctk_error_free(err);
 }
 

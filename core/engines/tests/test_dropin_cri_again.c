@@ -47,12 +47,14 @@ static void test_refusals(void **state)
         refused("# old\n[plugins.cri]\n  sandbox_image = \"x\"\n", 2,
                 "config.toml:2:1: containerd reads this file in its version 1 form");
         refused("version = 1\n", 2, "config.toml:1:1: containerd reads this file in its version 1 form");
-        /* what TOML forbids, in the section: a table or a key twice */
+        /* what TOML forbids, in the section: a table or a key twice (the TOML reader says it) */
         refused("version = 2\n[plugins.\"io.containerd.grpc.v1.cri\"]\n[plugins.'io.containerd.grpc.v1.cri']\n", 2,
-                "config.toml:3:1: this table is defined twice, which TOML forbids: remove one of the two");
+                "config.toml:3:1: table [plugins.\"io.containerd.grpc.v1.cri\"] is defined twice, which TOML forbids "
+                "(first at line 2): remove one of the two");
         refused(
             "version = 2\n[plugins.\"io.containerd.grpc.v1.cri\".cni]\n  bin_dir = \"/a\"\n  \"bin_dir\" = \"/b\"\n", 2,
-            "config.toml:4:3: this key is set twice in its table, which TOML forbids");
+            "config.toml:4:3: key plugins.\"io.containerd.grpc.v1.cri\".cni.bin_dir is defined twice, which TOML "
+            "forbids (first at line 3)");
         /* a dotted key elsewhere in the section, or outside it, is copied or left alone */
         const char *fine = "version = 2\nroot = \"/r\"\n[plugins.x]\n  a.b = 1\n"
                            "[plugins.\"io.containerd.grpc.v1.cri\".registry]\n"

@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -76,7 +77,7 @@ static void test_top_level(void **state)
            "i = 1979-05-27T07:32:00Z\nj = 1979-05-27 07:32:00.5-07:00\nk = 07:32:00\nl = 1979-05-27\n"
            "m = \"\\u00e9\\t\\\"\"\nn = 'C:\\\\x'\no = \"\"\"\nline\\\n   more\"\"\"\"\"\np = '''\nraw ''\n'''\n"
            "q = [1, [2, 3], {x = 1, y.z = \"w\"},\n  # comment\n  'z',\n]\n\"quoted key\".bare-key = {}\n"
-           "[[arr.of.tables]]\n[ a . \"b\" ]\n",
+           "[[arr.of.tables]]\n[ t . \"b\" ]\n",
            &top);
         ctk_toml_top_clear(&top);
 }
@@ -172,6 +173,69 @@ static void test_errors(void **state)
             "nested more than 64 deep");
 }
 
+/* TOML forbids defining a key or a table twice, anywhere, the root table
+ * included; what is allowed (a table its sub-table made, tables through
+ * dotted keys, arrays of tables) passes. */
+static void test_duplicates(void **state)
+{
+        (void)state;
+        struct ctk_toml_top top;
+        bad("version = 2\nversion = 3\n",
+            "t.toml:2:1: key version is defined twice, which TOML forbids (first at line 1): remove one of the two");
+        bad("a = 1\n\"a\" = 2\n", "t.toml:2:1: key a is defined twice");
+        bad("[a]\nx = 1\n\n[a]\n", "t.toml:4:1: table [a] is defined twice, which TOML forbids (first at line 1)");
+        bad("[a]\n[ \"a\" ]\n", "t.toml:2:1: table [a] is defined twice");
+        bad("[t]\n  k = 1\n  k = 2\n", "t.toml:3:3: key t.k is defined twice, which TOML forbids (first at line 2)");
+        bad("[a]\nb = 1\n[a.b]\n", "t.toml:3:1: table [a.b] is defined again, which TOML forbids: it is a value at "
+                                   "line 2");
+        bad("[a.b]\nx = 1\n[a]\nb = 2\n", "t.toml:4:1: key a.b is defined again, which TOML forbids: it is a table "
+                                          "at line 1");
+        bad("a = 1\n[a]\n", "t.toml:2:1: table [a] is defined again, which TOML forbids: it is a value at line 1");
+        bad("a = {b = 1, b = 2}\n", "t.toml:1:13: key a.b is defined twice");
+        bad("a = [{b = 1, c = {d = 1, d = 2}}]\n", "t.toml:1:26: key c.d is defined twice");
+        bad("a = {b = 1}\na.c = 2\n", "t.toml:2:1: key a.c adds to a, a value defined at line 1, which TOML forbids");
+        bad("a = {b = 1}\n[a.x]\n", "t.toml:2:1: table [a.x] adds to a, a value defined at line 1");
+        bad("a.b = 1\n[a]\n", "t.toml:2:1: table [a] is defined again, which TOML forbids: it is a table of dotted "
+                              "keys at line 1");
+        bad("a.b = 1\na.b.c = 2\n", "t.toml:2:1: key a.b.c adds to a.b, a value defined at line 1");
+        bad("[a.b.c]\n[a]\nb.c.d = 1\n", "t.toml:3:1: key a.b.c.d adds to a.b.c, a table defined at line 1");
+        bad("[[x]]\n[x]\n", "t.toml:2:1: table [x] is defined again, which TOML forbids: it is an array of tables");
+        bad("x = []\n[[x]]\n", "t.toml:2:1: array of tables [[x]] is defined again, which TOML forbids: it is a value");
+        bad("[x]\n[[x]]\n", "t.toml:2:1: array of tables [[x]] is defined again");
+        bad("[[x]]\ny = 1\ny = 2\n", "t.toml:3:1: key x.y is defined twice");
+        /* what TOML allows */
+        ok("[a.b]\nx = 1\n[a]\ny = 2\n", &top);
+        ok("a.b = 1\na.c = 2\n[a.d]\n", &top);
+        ok("[[x]]\ny = 1\n[[x]]\ny = 2\n[x.z]\nw = 1\n[[x]]\n[x.z]\nw = 2\n", &top);
+        ok("a = [{b = 1}, {b = 2}]\nc = {d.e = 1, d.f = 2}\n", &top);
+        ok("[a]\nb.c = 1\n[x]\nb.c = 2\n", &top);
+        /* many keys: found by hashing, not compared pairwise */
+        char *text = NULL;
+        size_t len = 0;
+        FILE *f = open_memstream(&text, &len);
+        assert_non_null(f);
+        fputs("[t]\n", f);
+        for (int i = 0; i < 100000; i++)
+                fprintf(f, "k%d = %d\n", i, i);
+        fputs("k77777 = 0\n", f);
+        assert_int_equal(fclose(f), 0);
+        bad(text, "t.toml:100002:1: key t.k77777 is defined twice, which TOML forbids (first at line 77779)");
+        free(text);
+}
+
+/* A TOML file is UTF-8: a byte that is not is one error where it is. */
+static void test_utf8(void **state)
+{
+        (void)state;
+        struct ctk_toml_top top;
+        ok("a = \"\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\" # \xc3\xa9\n", &top);
+        bad("a = \"\xff\"\n", "t.toml:1:6: not valid UTF-8 (byte 0xff): a TOML file is UTF-8");
+        bad("b = 1\n# \xc3\x28\n", "t.toml:2:3: not valid UTF-8 (byte 0xc3)");
+        bad("c = '\xed\xa0\x80'\n", "t.toml:1:6: not valid UTF-8 (byte 0xed)"); /* a surrogate */
+        bad("d = \"\xc0\xaf\"\n", "t.toml:1:6: not valid UTF-8 (byte 0xc0)");   /* overlong */
+        bad("e = \"\xe2\x82\"", "t.toml:1:6: not valid UTF-8");                 /* cut short */
+}
+
 /* Found by fuzzing: a NUL after a number was taken as part of it (strchr
  * finds the terminator), so text past the NUL was never checked. */
 static void test_nul_byte(void **state)
@@ -201,6 +265,7 @@ int main(void)
         const struct CMUnitTest tests[] = {
             cmocka_unit_test(test_engine_files), cmocka_unit_test(test_top_level), cmocka_unit_test(test_statements),
             cmocka_unit_test(test_errors),       cmocka_unit_test(test_nul_byte),  cmocka_unit_test(test_quote),
+            cmocka_unit_test(test_duplicates),   cmocka_unit_test(test_utf8),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -316,10 +316,11 @@ static void test_unknown_fields_and_order_preserved(void **state)
                            "\"namespaces\":[{\"type\":\"pid\"}]},\"annotations\":{\"b\":\"2\",\"a\":\"1\"}}";
         _cleanup_error_ struct ctk_error *err = NULL;
         _cleanup_json_ json_t *spec = NULL;
-        assert_int_equal(ctk_oci_spec_parse(text, strlen(text), "config.json", &spec, &err), 0);
+        _cleanup_oci_literals_ struct ctk_oci_literals lits = {0};
+        assert_int_equal(ctk_oci_spec_parse(text, strlen(text), "config.json", &spec, &lits, &err), 0);
         struct ctk_devnode d = node("/dev/kfd", 235, 0, 0660, 110);
         assert_int_equal(put_nodes(spec, &d, 1, NULL, &err), 0);
-        _cleanup_free_ char *out = ctk_oci_spec_encode(spec, NULL);
+        _cleanup_free_ char *out = ctk_oci_spec_encode(spec, NULL, NULL);
         assert_string_equal(out, "{\"ociVersion\":\"1.3.0\",\"zzz\":{\"future\":[1,2,{\"a\":null}]},"
                                  "\"process\":{\"user\":{\"uid\":0,\"gid\":0,\"additionalGids\":[110]},"
                                  "\"env\":[\"A=1\"],\"x-new\":true},"
@@ -409,7 +410,7 @@ static void test_odd_paths(void **state)
         _cleanup_json_ json_t *spec = test_json("{}");
         struct ctk_oci_edit_stats st;
         assert_int_equal(put_nodes(spec, &odd, 1, &st, NULL), 0);
-        _cleanup_free_ char *text = ctk_oci_spec_encode(spec, NULL);
+        _cleanup_free_ char *text = ctk_oci_spec_encode(spec, NULL, NULL);
         assert_non_null(strstr(text, "\"path\":\"/dev/odd\\\"\\\\\\n\xc3\xa9\""));
         struct ctk_devnode bad = node("/dev/\xff", 1, 2, 0600, 0);
         _cleanup_json_ json_t *spec2 = test_json("{}");

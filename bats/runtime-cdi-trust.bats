@@ -1,0 +1,162 @@
+#!/usr/bin/env bats
+# CDI specs the runtime (root) takes hooks, mounts and devices from: only
+# files that root alone can change.  A spec in a directory every user may
+# write to, a spec its group may write, a link to a spec in such a
+# directory: each is skipped with one warning line (the runtime's log,
+# stderr of cdi list and cdi validate); a create naming a device only such
+# a spec has fails with one line naming the file and why; a createRuntime
+# hook of such a spec never runs (one of a trusted spec does: the control).
+# Driven directly with runc (busybox bundles).
+
+bats_require_minimum_version 1.5.0
+
+load helpers/common
+load helpers/runtime_bundle
+
+export BATS_TEST_TIMEOUT=${BATS_TEST_TIMEOUT:-180}
+
+SEED=seed-4xmi210
+
+setup_file() {
+        ctk_require_built "$RT_SHIM" "$RT_BIN/amd-ctk" || return 1
+        command -v runc >/dev/null || {
+                echo "runc is required" >&2
+                return 1
+        }
+        export TEMPLATE="$BATS_FILE_TMPDIR/template"
+        rt_bundle "$TEMPLATE" sh -c 'echo "FROM=$FROM"; ls -ln /dev/dri 2>&1; true'
+}
+
+setup() {
+        unset AMD_CTK_CONFIG AMD_CTK_ROOT AMD_CTK_PROFILE
+        T=$BATS_TEST_TMPDIR
+        B=$T/bundle
+        STATE=$T/runc
+        ID=ctk-trust-$BATS_TEST_NUMBER-$$
+        CFG=$T/config.json
+        CDI=$T/cdi   # root's, 0755: trusted
+        OPEN=$T/open # every user's, 0777 (a later directory: its specs would win)
+        mkdir -p "$CDI" "$OPEN"
+        chmod 0755 "$CDI"
+        chmod 0777 "$OPEN"
+        cp -a "$TEMPLATE" "$B"
+        "$RT_BIN/amd-ctk" --profile "$RT_PROFILES/$SEED.json" cdi generate --output "$CDI/amd.json" >/dev/null
+        jq -n --arg p "$RT_PROFILES/$SEED.json" --arg log "$T/runtime.log" --arg state "$T/state" \
+                --arg cdi "$CDI" --arg open "$OPEN" \
+                '{profile: $p, "log-file": $log, "state-dir": $state, "cdi-spec-dirs": [$cdi, $open]}' >"$CFG"
+}
+
+teardown() {
+        local id
+        for id in $(runc --root "$STATE" list -q 2>/dev/null); do
+                runc --root "$STATE" delete -f "$id" >/dev/null 2>&1 || true
+        done
+}
+
+shim() { "$RT_SHIM" --amd-config="$CFG" --root "$STATE" "$@"; }
+
+# hook_spec FILE KIND DEVICE MARK: a spec of KIND whose device DEVICE sets
+# FROM=MARK and has a createRuntime hook (run by runc as root, on the host)
+# that creates $T/ran-MARK.
+hook_spec() {
+        jq -n --arg kind "$2" --arg dev "$3" --arg mark "$4" --arg file "$T/ran-$4" \
+                '{cdiVersion: "0.6.0", kind: $kind, devices: [{name: $dev, containerEdits: {
+                    env: ["FROM=\($mark)"],
+                    hooks: [{hookName: "createRuntime", path: "/bin/sh", args: ["sh", "-c", "touch \($file)"]}]}}]}' \
+                >"$1"
+}
+
+# request VALUE: a fresh bundle asking AMD_VISIBLE_DEVICES=VALUE
+request() {
+        rm -rf "$B"
+        cp -a "$TEMPLATE" "$B"
+        rt_spec_env "$B" "AMD_VISIBLE_DEVICES=$1"
+}
+
+@test "a trusted spec's createRuntime hook runs (the control)" {
+        hook_spec "$CDI/ok.json" example.com/ok d ok
+        request example.com/ok=d
+        run shim run --bundle "$B" "$ID"
+        [ "$status" -eq 0 ]
+        [ "${lines[0]}" = "FROM=ok" ]
+        [ -e "$T/ran-ok" ]
+        run grep -q 'not trusted' "$T/runtime.log"
+        [ "$status" -eq 1 ]
+}
+
+@test "a spec in a directory every user may write to: skipped with one warning, its hook never runs, the trusted spec serves" {
+        # the attack: the same kind and device as our spec, in a later (winning) directory
+        hook_spec "$OPEN/evil.json" amd.com/gpu 1 evil
+        request amd.com/gpu=1
+        run shim run --bundle "$B" "$ID"
+        [ "$status" -eq 0 ]
+        [ "${lines[0]}" = "FROM=" ] # not the evil spec's env
+        [[ "$output" == *"226, 131"*"renderD131"* ]] # our spec's GPU 1
+        [ ! -e "$T/ran-evil" ]
+        [ "$(grep -c "level=WARNING.*$OPEN/evil.json is not trusted: its directory $OPEN is writable by every user (mode 0777) (spec skipped)" "$T/runtime.log")" -eq 1 ]
+        # a device only it has: the create fails naming the file and why; nothing runs
+        hook_spec "$OPEN/only.json" example.com/only x only
+        request example.com/only=x
+        run shim run --bundle "$B" "$ID"
+        [ "$status" -eq 1 ]
+        [ "${#lines[@]}" -eq 1 ]
+        [[ "$output" == "amd-container-runtime: AMD_VISIBLE_DEVICES: example.com/only=x: no CDI spec in $CDI, $OPEN has kind example.com/only; skipped: "*"$OPEN/only.json is not trusted: its directory $OPEN is writable by every user (mode 0777) (spec skipped)"* ]]
+        [ ! -e "$T/ran-only" ]
+        # the same directory made root's alone: used
+        chmod 0755 "$OPEN"
+        run shim run --bundle "$B" "$ID-ok"
+        [ "$status" -eq 0 ]
+        [ "${lines[0]}" = "FROM=only" ]
+        [ -e "$T/ran-only" ]
+}
+
+@test "a spec its group may write, a link to a spec in an open directory: the create fails naming the file and why; no hook runs" {
+        hook_spec "$CDI/gw.json" example.com/gw x gw
+        chmod 0664 "$CDI/gw.json"
+        request example.com/gw=x
+        run shim run --bundle "$B" "$ID"
+        [ "$status" -eq 1 ]
+        [ "$output" = "amd-container-runtime: AMD_VISIBLE_DEVICES: example.com/gw=x: no CDI spec in $CDI, $OPEN has kind example.com/gw; skipped: $CDI/gw.json is not trusted: it is writable by its group (mode 0664) (spec skipped)" ]
+        [ ! -e "$T/ran-gw" ]
+        rm "$CDI/gw.json"
+        # a link in the trusted directory to a root-owned, 0644 spec in the open one
+        hook_spec "$OPEN/target.json" example.com/ln y ln
+        chmod 0644 "$OPEN/target.json"
+        ln -s "$OPEN/target.json" "$CDI/link.json"
+        request example.com/ln=y
+        run shim run --bundle "$B" "$ID"
+        [ "$status" -eq 1 ]
+        [[ "$output" == *"example.com/ln=y: no CDI spec in $CDI, $OPEN has kind example.com/ln; skipped: $CDI/link.json is not trusted: its target's directory $OPEN is writable by every user (mode 0777) (spec skipped)"* ]]
+        [ ! -e "$T/ran-ln" ]
+        grep -q "level=WARNING.*$CDI/link.json is not trusted" "$T/runtime.log"
+}
+
+@test "cdi list and cdi validate: a spec that is not trusted is a warning on stderr and is not listed" {
+        hook_spec "$OPEN/evil.json" example.com/evil e evil
+        hook_spec "$CDI/gw.json" example.com/gw x gw
+        chmod 0664 "$CDI/gw.json"
+        run --separate-stderr "$RT_BIN/amd-ctk" cdi list --spec-dir "$CDI" --spec-dir "$OPEN"
+        [ "$status" -eq 0 ]
+        [ "${lines[0]}" = "Found 5 CDI devices in $CDI, $OPEN" ]
+        [[ "$output" != *example.com* ]]
+        [ "$stderr" = "$(printf '%s\n' \
+                "amd-ctk: warning: $CDI/gw.json is not trusted: it is writable by its group (mode 0664) (spec skipped)" \
+                "amd-ctk: warning: $OPEN/evil.json is not trusted: its directory $OPEN is writable by every user (mode 0777) (spec skipped)")" ]
+        # with --all-vendors, in the listing
+        run "$RT_BIN/amd-ctk" cdi list --all-vendors --spec-dir "$CDI" --spec-dir "$OPEN"
+        [ "$status" -eq 0 ]
+        [ "${lines[-1]}" = "skipped: $OPEN/evil.json is not trusted: its directory $OPEN is writable by every user (mode 0777) (spec skipped)" ]
+        run --separate-stderr "$RT_BIN/amd-ctk" cdi validate --no-host-check --path "$OPEN/evil.json"
+        [ "$status" -eq 1 ]
+        [ "$stderr" = "amd-ctk: warning: $OPEN/evil.json is not trusted: its directory $OPEN is writable by every user (mode 0777): the runtime skips it" ]
+        [ "${lines[-1]}" = "CDI spec is valid, but not trusted: the runtime does not use it" ]
+        run "$RT_BIN/amd-ctk" cdi validate --no-host-check --path "$CDI/amd.json"
+        [ "$status" -eq 0 ]
+        # a mount reaching out with "..": the spec is invalid, skipped
+        jq -n --arg d "$T" '{cdiVersion: "0.5.0", kind: "example.com/m", devices: [{name: "m", containerEdits: {
+                mounts: [{hostPath: "/etc/../etc/shadow", containerPath: "/x/../../y"}]}}]}' >"$CDI/m.json"
+        run "$RT_BIN/amd-ctk" cdi validate --no-host-check --path "$CDI/m.json"
+        [ "$status" -eq 1 ]
+        [[ "$output" == *'mounts[0].hostPath: "/etc/../etc/shadow" must not have a ".." component'* ]]
+        [[ "$output" == *'mounts[0].containerPath: "/x/../../y" must not have a ".." component'* ]]
+}
