@@ -6,6 +6,7 @@
  * replaces that whole section with an imported one).  A drop-in path
  * holding a file we did not write is never replaced or removed. */
 #include <errno.h>
+#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,37 @@
 #include "runtime_configure.h"
 
 static const char *const cdi_dirs[] = {"/etc/cdi", "/var/run/cdi"};
+
+int ctk_runtime_absolute_path(const char *runtime, const char *path, char **out, struct ctk_error **err)
+{
+        const char *engine = strcmp(runtime, "podman") == 0 ? "Podman" : "CRI-O";
+        *out = NULL;
+        if (path[0] == '/') {
+                *out = strdup(path);
+        } else if (strchr(path, '/') != NULL) {
+                *out = realpath(path, NULL);
+                if (*out == NULL && errno != ENOMEM)
+                        return ctk_error_errno(err, errno,
+                                               "--runtime-path %s: cannot make it absolute (%s needs the runtime's "
+                                               "absolute path)",
+                                               path, engine);
+        } else {
+                const char *env = getenv("PATH");
+                *out = ctk_path_search(path, env, NULL, NULL);
+                _cleanup_free_ char *self = *out == NULL && errno == ENOENT ? realpath("/proc/self/exe", NULL) : NULL;
+                const char *dir = self != NULL ? dirname(self) : NULL;
+                if (dir != NULL)
+                        *out = ctk_path_search(path, dir, NULL, NULL);
+                if (*out == NULL && errno == ENOENT)
+                        return ctk_error_set(err, ENOENT,
+                                             "%s is not on PATH (%s)%s%s: %s needs the runtime's absolute path; give "
+                                             "it with --runtime-path",
+                                             path, env != NULL ? env : "unset",
+                                             dir != NULL ? " nor beside amd-ctk in " : "", dir != NULL ? dir : "",
+                                             engine);
+        }
+        return *out != NULL ? 0 : ctk_error_set(err, ENOMEM, "out of memory");
+}
 
 static const char *restart_line(const char *engine)
 {
@@ -126,12 +158,15 @@ int ctk_runtime_configure_dropin(const struct configure_opts *o)
                         puts(restart_line(o->runtime));
                 return 0;
         }
+        bool containerd = strcmp(o->runtime, "containerd") == 0;
+        _cleanup_free_ char *runtime_path = NULL;
+        if (!containerd && ctk_runtime_absolute_path(o->runtime, o->runtime_path, &runtime_path, &err) < 0)
+                return ctk_cli_fail(err);
         struct ctk_dropin d = {.name = RUNTIME_NAME,
-                               .runtime_path = o->runtime_path,
+                               .runtime_path = containerd ? o->runtime_path : runtime_path,
                                .set_as_default = o->set_default,
                                .cdi_dirs = cdi_dirs,
                                .ncdi_dirs = sizeof(cdi_dirs) / sizeof(cdi_dirs[0])};
-        bool containerd = strcmp(o->runtime, "containerd") == 0;
         __attribute__((cleanup(imports_edit_clear))) struct imports_edit imp = {0};
         if (containerd) {
                 d.engine = CTK_DROPIN_CONTAINERD;

@@ -47,6 +47,15 @@ int ctk_runtime_configure_parse(int argc, char **argv, struct configure_opts *o)
 /* Checks the options together; 0, or the exit code (the message printed). */
 int ctk_runtime_configure_check(const struct configure_opts *o);
 
+/* Podman and CRI-O take a runtime's path as a file path (Podman's
+ * [engine.runtimes] entries, CRI-O's runtime_path: a bare name would be
+ * looked up in the engine's working directory), so their drop-ins name it
+ * by an absolute path, *out (malloc'ed): path itself when absolute; a name
+ * (no '/') looked up on PATH, then beside amd-ctk (where the package
+ * installs both); a relative path made absolute.  A name found nowhere is
+ * one error naming --runtime-path.  runtime: "podman" or "crio". */
+int ctk_runtime_absolute_path(const char *runtime, const char *path, char **out, struct ctk_error **err);
+
 /* The Swarm half of a daemon.json edit (cmd_runtime_swarm.c). */
 struct swarm_plan {
         const char *kind;      /* the kind whose entries are ours */

@@ -30,27 +30,30 @@ static int usable(const char *path, const struct identity *self)
         return 1;
 }
 
+struct search_ctx {
+        const struct identity *self;
+        bool found_self;
+};
+
+static enum ctk_path_verdict accept_usable(const char *path, void *ctx)
+{
+        struct search_ctx *c = ctx;
+        int u = usable(path, c->self);
+        if (u == -2)
+                c->found_self = true;
+        return u == 1 ? CTK_PATH_TAKE : CTK_PATH_SKIP;
+}
+
 /* Looks name up in the directories of path_env, then of RT_DEFAULT_PATH. */
 static char *search(const char *name, const char *path_env, const struct identity *self, bool *found_self)
 {
         _cleanup_free_ char *dirs = NULL;
         if (asprintf(&dirs, "%s:%s", path_env != NULL ? path_env : "", RT_DEFAULT_PATH) < 0)
                 return NULL;
-        char *save = NULL;
-        for (char *dir = strtok_r(dirs, ":", &save); dir != NULL; dir = strtok_r(NULL, ":", &save)) {
-                if (dir[0] != '/')
-                        continue; /* relative entries (and "" = ".") are not trusted */
-                char *full = NULL;
-                if (asprintf(&full, "%s/%s", dir, name) < 0)
-                        return NULL;
-                int u = usable(full, self);
-                if (u == 1)
-                        return full;
-                if (u == -2)
-                        *found_self = true;
-                free(full);
-        }
-        return NULL;
+        struct search_ctx c = {.self = self};
+        char *found = ctk_path_search(name, dirs, accept_usable, &c);
+        *found_self = *found_self || c.found_self;
+        return found;
 }
 
 int rt_lowlevel_find(const char *configured, const char *path_env, const char *const self[], char **out,

@@ -15,6 +15,8 @@ arch=$(dpkg --print-architecture)
 version=${DEB_VERSION:-0.0~git$(git log -1 --format=%cd --date=format:%Y%m%d%H%M%S 2>/dev/null || date +%Y%m%d).$(git rev-parse --short HEAD 2>/dev/null || echo 0)}
 work=$out/work
 rm -rf "$work"
+# (one version at a time: the engine scenarios install the one there)
+rm -f "$out"/amd-container-toolkit_*.deb "$out"/amd-container-toolkit-sim_*.deb
 mkdir -p "$work"
 make --no-print-directory -s install DESTDIR="$work/stage" PREFIX=/usr >/dev/null
 

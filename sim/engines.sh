@@ -1,9 +1,53 @@
 #!/bin/sh
-# The engine root: Debian 13's docker (26), containerd (1.7), runc, crun
-# and podman (5), built once by sim/roots.sh below build/roots and reused;
-# prints its path.  The bats scenarios run its daemons in a private mount
-# and network namespace (bats/helpers/engines.bash).
+# The engine roots, built once by sim/roots.sh below build/roots and reused:
+#
+#   sh sim/engines.sh [RELEASE]     prints the root's path
+#   sh sim/engines.sh --all         builds the three (make engines)
+#
+#   trixie    (default) Debian 13: docker 26, containerd 1.7, runc, crun,
+#             podman 5, compose, and the CRI client's gRPC stubs
+#   bookworm  Debian 12: docker 20.10, containerd 1.6, runc, crun, podman 4.3
+#   sid       Debian unstable, the newest packaged engines: docker 28+ (its
+#             client, docker-cli, is only a Recommends), containerd 2,
+#             runc, crun, podman 5.8+, compose, what rootless podman and
+#             docker need (uidmap, passwd for useradd, slirp4netns, passt,
+#             fuse-overlayfs, rootlesskit), apptainer, and the CRI client's
+#             gRPC stubs
+#
+# The bats scenarios run their daemons in a private mount and network
+# namespace (bats/helpers/engines.bash).  Versions move with the suites:
+# tests print what they ran and assert behaviour, never versions.
 set -eu
 cd "$(dirname "$0")/.."
-exec sh sim/roots.sh trixie-engines trixie docker.io docker-cli containerd runc crun podman docker-compose ca-certificates iproute2 \
-        python3-grpcio python3-grpc-tools libre2-11 --files-of golang-github-kubernetes-cri-api-dev
+# the CRI test client (bats/helpers/cri-run.py): gRPC for python, and the CRI
+# api.proto of a Go -dev package whose dependencies are not needed (libre2
+# is named: debootstrap does not follow python3-grpcio's virtual name for it)
+cri="python3-grpcio python3-grpc-tools libre2-11 --files-of golang-github-kubernetes-cri-api-dev"
+root() {
+        case $1 in
+        trixie)
+                # shellcheck disable=SC2086
+                sh sim/roots.sh trixie-engines trixie docker.io docker-cli containerd runc crun podman docker-compose \
+                        ca-certificates iproute2 $cri
+                ;;
+        bookworm)
+                sh sim/roots.sh bookworm-engines bookworm docker.io containerd runc crun podman ca-certificates iproute2
+                ;;
+        sid)
+                # shellcheck disable=SC2086
+                sh sim/roots.sh sid-engines sid docker.io docker-cli containerd runc crun podman docker-compose \
+                        ca-certificates iproute2 uidmap passwd slirp4netns passt fuse-overlayfs rootlesskit apptainer $cri
+                ;;
+        *)
+                echo "usage: sh sim/engines.sh [trixie|bookworm|sid|--all]" >&2
+                return 2
+                ;;
+        esac
+}
+if [ "${1:-}" = --all ]; then
+        for r in trixie bookworm sid; do
+                root $r >/dev/null
+        done
+        exit 0
+fi
+root "${1:-trixie}"

@@ -1,75 +1,164 @@
-# Today's engines, from Debian 13's packages (sim/engines.sh builds the root
-# once): dockerd 26 with its containerd 1.7, podman 5 and ctr, run inside
-# that root in a mount and network namespace of their own, started and
-# stopped by the tests.
+# The engine roots (sim/engines.sh builds each once, below build/roots):
+# Debian 13's (default), Debian 12's and Debian sid's packaged engines,
+# run inside a root in a mount and network namespace of the test's own,
+# started and stopped by the tests.
 #
-#   load helpers/common; load helpers/engines
-#   setup_file()    { engines_start; }     # dockerd 26 answering, images imported
+#   load helpers/common; load helpers/images; load helpers/engines
+#   setup_file()    { engines_start; }   # Debian 13, dockerd answering, images imported
 #   (it needs our programs built and /dev/fuse)
 #   teardown_file() { engines_stop; }
 #
-# (engines_start --no-dockerd: the namespace only, for containerd's own
-# daemon, helpers/cri.bash.)
+# engines_start [--release R] [--cgroup L] [--deb] [--no-dockerd]
+#   --release R   trixie (Debian 13, default), bookworm (Debian 12) or sid
+#   --cgroup L    the cgroup layout the engines see (ENGINES_CGROUP):
+#                 hybrid  this machine's as it is (default): cgroup v1, and
+#                         the cgroup2 mount at /sys/fs/cgroup/unified
+#                 v1      cgroup v1 alone: that cgroup2 mount unmounted in
+#                         the namespace (crun refuses the hybrid layout)
+#                 v2      the host's cgroup2 mount bound over the root's
+#                         /sys/fs/cgroup: runc and crun enforce device
+#                         access with eBPF programs, there is no devices.list
+#                 (the host's own mounts are never touched)
+#   --deb         as a user installs it: `make deb`'s amd-container-toolkit
+#                 package (built or brought up to date first) installed with
+#                 dpkg -i into the root, whose changes live in ENGINES_DIR
+#                 (the cached root is an overlay's lower layer in every
+#                 case); the installed config.json then gets "root":
+#                 "/ctk-host" (the simulated host, the one setting a real
+#                 host does not need); no bind mounts of /etc/cdi,
+#                 /etc/amd-container-toolkit, /etc/containerd or
+#                 containers.conf.d: the engines read their default paths,
+#                 and the machine's settings are written where a machine
+#                 has them: /etc/docker/daemon.json (no bridge, no
+#                 iptables), /etc/containers/containers.conf (cgroupfs,
+#                 file events, no network namespace, pids_limit 0: the
+#                 unified hierarchy here has no pids controller) and
+#                 storage.conf (vfs in ENGINES_DIR).  Commands then run as
+#                 the README types them: engines_in docker run ..., podman
+#                 run ..., amd-ctk runtime configure --runtime=podman.
+#   --no-dockerd  the namespace only (for containerd's own daemon,
+#                 helpers/cri.bash, or podman alone)
 #
 # The namespace holds a tmpfs /run and /tmp, /proc, /sys and /dev of the
 # host, and, bind-mounted into the root:
 #   /ctk        ENGINES_DIR (daemon.json, sockets, logs, docker's data)
 #   /ctk-build  this build (bin/amd-ctk, bin/amd-container-runtime, libexec/)
 #   /ctk-host   the simulated host (engines_fakefs_mount), served inside
-#   /etc/cdi    ENGINES_DIR/cdi; /etc/amd-container-toolkit ENGINES_DIR/toolkit
-#               (its config.json: the simulated host, runc as the runtime);
-#               /etc/containers/containers.conf.d ENGINES_DIR/containers.conf.d;
-#               /etc/containerd ENGINES_DIR/containerd
+#   without --deb also: /etc/cdi ENGINES_DIR/cdi; /etc/amd-container-toolkit
+#               ENGINES_DIR/toolkit (its config.json: the simulated host,
+#               runc as the runtime); /etc/containers/containers.conf.d
+#               ENGINES_DIR/containers.conf.d; /etc/containerd
+#               ENGINES_DIR/containerd
 # With ENGINES_NETNS=NAME the namespace joins the named network namespace
 # (`ip netns add NAME`, set up by the caller: helpers/swarm_cluster.bash)
-# instead of a new one.  engines_in CMD... runs CMD in the root; engines_docker ARGS... is its
-# docker client on dockerd 26; engines_podman [--runtime NAME] ARGS... is
-# podman 5 with private storage in ENGINES_DIR (runtime runc by default:
-# crun refuses hybrid cgroups).
+# instead of a new one.
+#
+# Exported: ENGINES_ROOT (the cached root's path; inside the namespace the
+# overlay is mounted there), ENGINES_DIR, ENGINES_PID, ENGINES_RELEASE,
+# ENGINES_CGROUP, ENGINES_DEB (the package installed, with --deb).
+#
+#   engines_in CMD...        CMD in the root (PATH: the root's)
+#   engines_docker ARGS...   its docker client on the test's dockerd
+#   engines_podman [--runtime NAME] ARGS...  podman with private storage in
+#                            ENGINES_DIR (runtime runc by default; without
+#                            --deb only)
+#   engines_dockerd_start, engines_dockerd_restart
+#   engines_versions         one line: the engines' versions, for the log
+#   engines_expected INDEX...  the nodes of those GPUs on /ctk-host
+#   engines_fakefs_mount PROFILE, engines_fakefs_umount
+#   engines_hostdev PROFILE  the profile's /dev as real nodes at /ctk/hostdev
+#                            (a file system that allows device files),
+#                            to bind into containers for dev-probe --host
+#   engines_probe_verdict GIVEN OTHERS: the last line of a dev-probe run
+#                            whose GIVEN nodes were allowed and OTHERS denied
+#   engines_stop
 
 : "${CTK_REPO:?load helpers/common before helpers/engines}"
 ENGINES_TIMEOUT=${ENGINES_TIMEOUT:-90}
 
 engines_start() {
-        local dockerd=1
-        [ "${1:-}" != --no-dockerd ] || dockerd=0
+        local dockerd=1 deb=0 release=trixie cgroup=hybrid
+        while [ $# -gt 0 ]; do
+                case $1 in
+                --no-dockerd) dockerd=0 ;;
+                --deb) deb=1 ;;
+                --release)
+                        release=$2
+                        shift
+                        ;;
+                --cgroup)
+                        cgroup=$2
+                        shift
+                        ;;
+                *)
+                        echo "engines_start: unknown option $1" >&2
+                        return 1
+                        ;;
+                esac
+                shift
+        done
+        case $cgroup in hybrid | v1 | v2) ;; *)
+                echo "engines_start: --cgroup hybrid, v1 or v2, not $cgroup" >&2
+                return 1
+                ;;
+        esac
         ctk_require_built "$CTK_BIN/amd-ctk" "$CTK_BIN/amd-container-runtime" "$CTK_BIN/amd-ctk-fakefs" || return 1
         [ -c /dev/fuse ] || {
                 echo "FUSE is required (/dev/fuse)" >&2
                 return 1
         }
-        ENGINES_ROOT=$(sh "$CTK_REPO/sim/engines.sh") || return 1
+        if [ "$cgroup" != hybrid ] && ! grep -q '^cgroup2 /sys/fs/cgroup/unified ' /proc/mounts &&
+                [ "$(stat -f -c %T /sys/fs/cgroup)" != cgroup2fs ]; then
+                echo "engines: --cgroup $cgroup needs a cgroup2 mount at /sys/fs/cgroup/unified or /sys/fs/cgroup" >&2
+                return 1
+        fi
+        ENGINES_ROOT=$(sh "$CTK_REPO/sim/engines.sh" "$release") || return 1
         ENGINES_ROOT=$(realpath "$ENGINES_ROOT")
         ENGINES_DIR=$(ctk_tmpdir engines) || return 1
-        export ENGINES_ROOT ENGINES_DIR
-        local e=$ENGINES_DIR r=$ENGINES_ROOT d
-        mkdir -p "$e"/{docker,cdi,toolkit,podman,state,containers.conf.d,containerd} || return 1
-        for d in ctk ctk-build ctk-host etc/cdi etc/amd-container-toolkit etc/containers/containers.conf.d \
-                etc/containerd var/lib/docker; do
-                mkdir -p "$r/$d" || return 1
-        done
+        ENGINES_RELEASE=$release ENGINES_CGROUP=$cgroup ENGINES_DEB=
+        if [ $deb = 1 ]; then
+                ENGINES_DEB=$(engines_deb) || return 1
+                cp "$ENGINES_DEB" "$ENGINES_DIR/" || return 1
+        fi
+        export ENGINES_ROOT ENGINES_DIR ENGINES_RELEASE ENGINES_CGROUP ENGINES_DEB
+        local e=$ENGINES_DIR r=$ENGINES_ROOT d binds=""
+        mkdir -p "$e"/{docker,cdi,toolkit,podman,state,containers.conf.d,containerd,upper,work} || return 1
         echo '{"features": {"cdi": true}, "bridge": "none", "iptables": false, "ip6tables": false}' >"$e/daemon.json"
         # the toolkit configuration our runtime reads inside the root
         printf '{"root": "/ctk-host", "state-dir": "/ctk/state", "log-file": "/ctk/runtime.log", "runtime-path": "runc"}\n' \
                 >"$e/toolkit/config.json"
-        cat >"$e/ns.sh" <<NS
-set -e
-mount --bind "$r" "$r"
-mount -t proc proc "$r/proc"
-mount --rbind /sys "$r/sys"
-mount --rbind /dev "$r/dev"
-mount -t tmpfs tmpfs "$r/run"
-mount -t tmpfs tmpfs "$r/tmp"
-mount --bind "$e" "$r/ctk"
-mount --bind "$(realpath "$CTK_BIN/..")" "$r/ctk-build"
-mount --bind "$e/docker" "$r/var/lib/docker"
-mount --bind "$e/cdi" "$r/etc/cdi"
+        [ $deb = 1 ] || binds='mount --bind "$e/cdi" "$r/etc/cdi"
 mount --bind "$e/toolkit" "$r/etc/amd-container-toolkit"
 mount --bind "$e/containers.conf.d" "$r/etc/containers/containers.conf.d"
-mount --bind "$e/containerd" "$r/etc/containerd"
+mount --bind "$e/containerd" "$r/etc/containerd"'
+        local cg=""
+        case $cgroup in
+        v1) cg='umount "$r/sys/fs/cgroup/unified"' ;;
+        v2) cg='if [ "$(stat -f -c %T /sys/fs/cgroup)" = cgroup2fs ]; then mount --bind /sys/fs/cgroup "$r/sys/fs/cgroup"
+else mount --bind /sys/fs/cgroup/unified "$r/sys/fs/cgroup"; fi' ;;
+        esac
+        cat >"$e/ns.sh" <<NS
+set -e
+e="$e" r="$r"
+# the cached root, copy-on-write: changes go to ENGINES_DIR/upper
+mount -t overlay overlay -o "lowerdir=\$r,upperdir=\$e/upper,workdir=\$e/work" "\$r"
+for d in ctk ctk-build ctk-host etc/cdi etc/amd-container-toolkit etc/containers/containers.conf.d \
+        etc/containerd var/lib/docker; do
+        mkdir -p "\$r/\$d"
+done
+mount -t proc proc "\$r/proc"
+mount --rbind /sys "\$r/sys"
+$cg
+mount --rbind /dev "\$r/dev"
+mount -t tmpfs tmpfs "\$r/run"
+mount -t tmpfs tmpfs "\$r/tmp"
+mount --bind "\$e" "\$r/ctk"
+mount --bind "$(realpath "$CTK_BIN/..")" "\$r/ctk-build"
+mount --bind "\$e/docker" "\$r/var/lib/docker"
+$binds
 ip link set lo up
 echo 1 >/proc/sys/net/ipv4/ip_forward
-touch "$e/ns.ready"
+touch "\$e/ns.ready"
 exec sleep infinity
 NS
         local ns=(unshare -m -n --propagation private)
@@ -85,10 +174,56 @@ NS
                 engines_stop
                 return 1
         }
+        if [ $deb = 1 ]; then
+                _engines_install || {
+                        engines_stop
+                        return 1
+                }
+        fi
         [ $dockerd = 0 ] || engines_dockerd_start || {
                 engines_stop
                 return 1
         }
+}
+
+# engines_deb: the amd-container-toolkit package of `make deb` (made, or
+# brought up to date, first); prints its path
+engines_deb() {
+        local out
+        out=$(make --no-print-directory -s -C "$CTK_REPO" deb 2>&1) || {
+                echo "engines: make deb failed: $out" >&2
+                return 1
+        }
+        out=$(ls -t "$CTK_REPO"/build/deb/amd-container-toolkit_*.deb 2>/dev/null | head -n 1)
+        [ -n "$out" ] || {
+                echo "engines: no build/deb/amd-container-toolkit_*.deb after make deb" >&2
+                return 1
+        }
+        printf '%s\n' "$out"
+}
+
+# the package installed with dpkg, as a user installs it, and the settings
+# of this machine (no systemd, no network, the simulated host) where a
+# machine keeps them
+_engines_install() {
+        local e=$ENGINES_DIR out
+        out=$(engines_in dpkg -i "/ctk/$(basename "$ENGINES_DEB")" 2>&1) || {
+                echo "engines: dpkg -i of $(basename "$ENGINES_DEB") failed:" >&2
+                printf '%s\n' "$out" >&2
+                return 1
+        }
+        printf '%s\n' "$out" >"$e/dpkg.log"
+        engines_in sed -i 's|^\( *"root": \)null,$|\1"/ctk-host",|' /etc/amd-container-toolkit/config.json &&
+                engines_in grep -q '"root": "/ctk-host"' /etc/amd-container-toolkit/config.json || {
+                echo "engines: the installed config.json has no \"root\": null line to set" >&2
+                return 1
+        }
+        engines_in mkdir -p /etc/docker /etc/containers || return 1
+        echo '{"bridge": "none", "iptables": false, "ip6tables": false}' | engines_in tee /etc/docker/daemon.json >/dev/null
+        printf '[containers]\nnetns = "none"\npids_limit = 0\n\n[engine]\ncgroup_manager = "cgroupfs"\nevents_logger = "file"\n' |
+                engines_in tee /etc/containers/containers.conf >/dev/null
+        printf '[storage]\ndriver = "vfs"\ngraphroot = "/ctk/podman/root"\nrunroot = "/run/podman"\n' |
+                engines_in tee /etc/containers/storage.conf >/dev/null
 }
 
 _engines_ns_ready() {
@@ -108,15 +243,19 @@ engines_podman() {
                 --runtime "$runtime" --cgroup-manager cgroupfs --events-backend file --storage-driver vfs "$@"
 }
 
-# engines_dockerd_start: dockerd 26 (which starts its containerd) on
-# /ctk/daemon.json; waits until it answers; imports the test images once.
+# engines_dockerd_start: the root's dockerd (which starts its containerd)
+# on /ctk/daemon.json (with --deb: its default /etc/docker/daemon.json),
+# serving /ctk/d.sock and the default /run/docker.sock; waits until it
+# answers; imports the test images once.
 engines_dockerd_start() {
-        engines_in sh -c 'PATH=/ctk-build/bin:$PATH setsid dockerd --config-file /ctk/daemon.json \
-                -H unix:///ctk/d.sock --pidfile /run/dockerd.pid --exec-root /run/docker \
+        local config='--config-file /ctk/daemon.json' path='/ctk-build/bin:$PATH'
+        [ -z "$ENGINES_DEB" ] || config='' path='$PATH'
+        engines_in sh -c "PATH=$path setsid dockerd $config \
+                -H unix:///ctk/d.sock -H unix:///run/docker.sock --pidfile /run/dockerd.pid --exec-root /run/docker \
                 --ip-forward=false --ip-masq=false --userland-proxy=false \
-                </dev/null >>/ctk/dockerd.log 2>&1 &' || return 1
+                </dev/null >>/ctk/dockerd.log 2>&1 &" || return 1
         ctk_wait_for "$ENGINES_TIMEOUT" _engines_dockerd_ready || {
-                echo "engines: dockerd 26 did not start:" >&2
+                echo "engines: dockerd ($ENGINES_RELEASE) did not start:" >&2
                 tail -n 20 "$ENGINES_DIR/dockerd.log" >&2
                 return 1
         }
@@ -140,6 +279,29 @@ engines_dockerd_restart() {
                 [ -e /run/dockerd.pid ] || exit 0; sleep 0.1; done; exit 1' || return 1
         engines_dockerd_start
 }
+
+# engines_versions: the versions of the root's engines, one line (tests
+# print it: they assert behaviour, never versions)
+engines_versions() {
+        engines_in sh -c 'v() { printf "%s %s; " "$1" "$("$@" 2>/dev/null | head -n 1)"; }
+                echo "Debian $(cat /etc/debian_version), cgroup '"$ENGINES_CGROUP"' ($(stat -f -c %T /sys/fs/cgroup)): \
+$(v dockerd --version)$(v containerd --version)$(v runc --version)$(v crun --version)$(v podman --version)"'
+}
+
+# engines_hostdev PROFILE: the nodes of PROFILE's /dev (every GPU's, and
+# kfd) made with mknod at ENGINES_DIR/hostdev/dev (/ctk/hostdev/dev in the
+# root), on a file system that allows device files (the FUSE mount is
+# nodev): bind it into a container and run `dev-probe --host DIR` there.
+engines_hostdev() {
+        rm -rf "$ENGINES_DIR/hostdev"
+        "$CTK_BIN/amd-ctk-fakefs" materialize "$1" "$ENGINES_DIR/hostdev" >/dev/null &&
+                rm -rf "$ENGINES_DIR/hostdev/sys"
+}
+
+# engines_probe_verdict GIVEN OTHERS: dev-probe's last line when GIVEN nodes
+# were given (and opened or answered ENXIO) and OTHERS other nodes were
+# refused with EPERM
+engines_probe_verdict() { printf 'dev-probe: %s given allowed, %s others denied\n' "$1" "$2"; }
 
 # (name type major:minor mode uid gid) of a device node, as the scenarios
 # compare them: one node per line, sorted

@@ -2,7 +2,7 @@
  * (struct ctk_error: fallible functions return an int < 0 and fill *err;
  * callers add context with ctk_error_prefix; only a command's edge prints),
  * scope-bound cleanup helpers, logging, whole-file and atomic file I/O,
- * directory handles, flock, string vectors, strict number parsing and
+ * directory handles, flock, string vectors, program look-up on PATH, strict number parsing and
  * argument-vector helpers.  Uses libc only (the musl launcher links it), and
  * nothing else of core/. */
 #ifndef CTK_BASE_H
@@ -16,6 +16,7 @@
 #include "fsdir.h"
 #include "log.h"
 #include "number.h"
+#include "pathsearch.h"
 #include "strv.h"
 
 #endif

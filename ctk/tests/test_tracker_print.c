@@ -19,68 +19,7 @@
 #include "ctk/cli.h"
 #include "ctk/tracker_print.h"
 
-/* Stand-ins for what this test does not exercise: amd-ctk's main.c (not
- * linked into program tests) and library parts of other areas.  Weak, so the
- * real ones win wherever they are linked. */
-__attribute__((weak)) void ctk_register_command(const struct ctk_command *cmd)
-{
-        (void)cmd;
-}
-__attribute__((weak)) int ctk_cli_fail(const struct ctk_error *err)
-{
-        (void)err;
-        return 1;
-}
-__attribute__((weak)) bool ctk_cli_wants_help(int argc, char **argv)
-{
-        (void)argc;
-        (void)argv;
-        return false;
-}
-__attribute__((weak)) int ctk_cli_config(struct ctk_cli *cli, const struct ctk_config **out, struct ctk_error **err)
-{
-        (void)cli;
-        (void)out;
-        return ctk_error_set(err, ENOSYS, "not in this test");
-}
-__attribute__((weak)) int ctk_cli_open_backend(struct ctk_cli *cli, struct ctk_backend **out, struct ctk_error **err)
-{
-        (void)cli;
-        (void)out;
-        return ctk_error_set(err, ENOSYS, "not in this test");
-}
-__attribute__((weak)) int ctk_discover_gpus(struct ctk_backend *b, struct ctk_gpu_list *out, struct ctk_error **err)
-{
-        (void)b;
-        (void)out;
-        return ctk_error_set(err, ENOSYS, "not in this test");
-}
-__attribute__((weak)) int ctk_select_parse(const char *value, const struct ctk_gpu_list *gpus,
-                                           struct ctk_selection *out, struct ctk_error **err)
-{
-        (void)value;
-        (void)gpus;
-        (void)out;
-        return ctk_error_set(err, ENOSYS, "not in this test");
-}
-__attribute__((weak)) void ctk_selection_clear(struct ctk_selection *s)
-{
-        (void)s;
-}
-__attribute__((weak)) void ctk_gpu_list_clear(struct ctk_gpu_list *l)
-{
-        (void)l;
-}
-__attribute__((weak)) void ctk_uuid_format(uint64_t uuid, char buf[CTK_UUID_STRLEN])
-{
-        snprintf(buf, CTK_UUID_STRLEN, "0x%" PRIX64, uuid);
-}
-__attribute__((weak)) int ctk_uuid_parse(const char *s, uint64_t *out)
-{
-        (void)s;
-        (void)out;
-        return -1;
-}
+#include "cli_stubs.h"
 
 #define ID_A "36b012bb34c96149a6ef5b28623e6e75cf9f71eb2b824b2c8f44e0449c7a1aa8"
 #define ID_B "90cb29e11e83aa3ae497c68c90e1f0894b85262188c1ef9c7284457a9bc35ffd"
