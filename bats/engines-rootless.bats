@@ -135,3 +135,19 @@ part() { awk -v n="$1" '$0 == "--" { p++; next } p == n - 1' <<<"$output"; }
         [ "$(grep -c ' EACCES neither WRONG' <<<"$output")" -eq 3 ]
         [[ "${lines[0]}" == "amd-container-runtime: warning: container "*": the group of /dev/dri/card3, /dev/dri/renderD131, /dev/kfd is not added to the container's groups: the runtime's user namespace does not map it (it reads as gid 65534); a rootless container opens them when it keeps the groups of its user (who must be in that group): Podman's --group-add keep-groups, Docker's --annotation run.oci.keep_original_groups=1, with crun as the low-level runtime" ]]
 }
+
+@test "Apptainer (no CDI flag): --rocm binds every GPU's nodes; with --contain, without --rocm, none" {
+        echo "# $(rootless_in apptainer --version); CDI flag: $(rootless_in apptainer exec --help | grep -c -- '--device') line(s)" >&3
+        rootless_in sh -c 'rm -rf ~/sandbox && mkdir ~/sandbox && tar -C ~/sandbox -xf ~/rootfs.tar'
+        run rootless_in apptainer exec --contain --rocm "/home/$ROOTLESS_USER/sandbox" sh -c "$CHECK"
+        printf '%s\n' "$output"
+        [ "$status" -eq 0 ]
+        [ "$(part 1)" = "$(nodes 0 1 2 3)" ]
+        # the user's own groups, kept (Apptainer does not set groups)
+        [ "${lines[-1]}" = "$(engines_probe_verdict 9 0)" ]
+        run rootless_in apptainer exec --contain "/home/$ROOTLESS_USER/sandbox" sh -c "$CHECK"
+        printf '%s\n' "$output"
+        [ "$status" -eq 0 ]
+        [ -z "$(part 1)" ]
+        [ "${lines[-1]}" = "$(engines_probe_verdict 0 0)" ]
+}

@@ -25,7 +25,7 @@
 # user namespace (rootless Podman's, rootlesskit's) from a chroot ("cannot
 # clone: Operation not permitted").  Its /dev is a tmpfs holding what a GPU
 # host's /dev holds for these engines: null, zero, full, random, urandom,
-# tty, a pts instance, shm, net/tun (mode 0666: slirp4netns), and the
+# tty, a pts instance, fd and std{in,out,err}, shm, net/tun (mode 0666: slirp4netns), and the
 # simulated GPUs' nodes, real ones made with mknod (engines_hostdev), with
 # their owners and modes: rootless engines bind-mount the host's nodes
 # into containers, they cannot make them.
@@ -96,6 +96,10 @@ for n in null zero full random urandom tty; do cp -a "/dev/\$n" "\$r/dev/"; done
 mkdir "\$r/dev/pts" "\$r/dev/shm" "\$r/dev/net"
 mount -t devpts -o newinstance,ptmxmode=0666,mode=0620 devpts "\$r/dev/pts"
 ln -s pts/ptmx "\$r/dev/ptmx"
+ln -s /proc/self/fd "\$r/dev/fd"
+ln -s /proc/self/fd/0 "\$r/dev/stdin"
+ln -s /proc/self/fd/1 "\$r/dev/stdout"
+ln -s /proc/self/fd/2 "\$r/dev/stderr"
 mount -t tmpfs -o mode=1777 tmpfs "\$r/dev/shm"
 cp -a /dev/net/tun "\$r/dev/net/tun"
 chmod 0666 "\$r/dev/net/tun"
