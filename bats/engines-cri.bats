@@ -9,7 +9,9 @@
 #     own injection (enable_cdi from the drop-in) from our generated spec;
 #   * --set-as-default -> our runtime for pods without a RuntimeClass.
 # Every container's /dev/dri and /dev/kfd must be exactly what `amd-ctk gpu
-# list --json` says the selection holds on the simulated host.
+# list --json` says the selection holds on the simulated host; dev-probe
+# shows that the kernel lets the container open them and refuses the other
+# GPUs' nodes.
 
 bats_require_minimum_version 1.5.0
 
@@ -63,6 +65,9 @@ dump() { engines_in containerd config dump; }
         engines_fakefs_mount "$PROFILES/seed-4xmi210.json"
         [ "$(nodes --runtime-handler amd --env AMD_VISIBLE_DEVICES=1)" = "$(engines_expected 1)" ]
         [ "$(nodes --runtime-handler amd --env AMD_VISIBLE_DEVICES=0,3)" = "$(engines_expected 0 3)" ]
+        engines_hostdev "$PROFILES/seed-4xmi210.json"
+        engines_proven 0 3 -- cri_run --runtime-handler amd --env AMD_VISIBLE_DEVICES=0,3 \
+                --mount "$ENGINES_HOSTDEV_BIND=/host-dev" --
         # runc (the default handler) does not read the variable
         [ -z "$(nodes --env AMD_VISIBLE_DEVICES=1)" ]
         # the container's output and exit status come back through CRI
@@ -82,6 +87,8 @@ dump() { engines_in containerd config dump; }
         [ "$(nodes --cdi-device amd.com/gpu=2)" = "$(engines_expected 2)" ]
         [ "$(nodes --annotation cdi.k8s.io/amd-gpu=amd.com/gpu=2)" = "$(engines_expected 2)" ]
         [ "$(nodes --cdi-device amd.com/gpu=0 --cdi-device amd.com/gpu=3)" = "$(engines_expected 0 3)" ]
+        engines_hostdev "$PROFILES/seed-4xmi210.json"
+        engines_proven 2 -- cri_run --cdi-device amd.com/gpu=2 --mount "$ENGINES_HOSTDEV_BIND=/host-dev" --
         run cri_run --cdi-device amd.com/gpu=9 -- true
         [ "$status" -eq 125 ]
         [[ "$output" == "cri-run: CreateContainer: "*"unresolvable CDI devices amd.com/gpu=9"* ]]

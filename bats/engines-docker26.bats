@@ -5,7 +5,8 @@
 # runtime as its runc binary, on simulated hosts served over FUSE.  Every
 # container's /dev/dri and /dev/kfd (name, type, major:minor, mode, owner,
 # group) must be exactly what `amd-ctk gpu list --json` says the selection
-# holds on that host.
+# holds on that host; for one selection per road, dev-probe shows that the
+# kernel lets the container open those nodes and refuses the other GPUs'.
 
 bats_require_minimum_version 1.5.0
 
@@ -46,6 +47,10 @@ docker_nodes() {
         [ "$(docker_nodes --device amd.com/gpu=all)" = "$(expected 0 1 2 3)" ]
         [ "$(docker_nodes --device amd.com/gpu=0 --device amd.com/gpu=2)" = "$(expected 0 2)" ]
         [ "$(docker_nodes --device amd.com/gpu=0x89CAA15875FF5A43)" = "$(expected 1)" ]
+        # the kernel lets the container open GPUs 0 and 2 and refuses 1 and 3
+        engines_hostdev "$PROFILES/seed-4xmi210.json"
+        engines_proven 0 2 -- engines_docker run --rm --network none --device amd.com/gpu=0 --device amd.com/gpu=2 \
+                -v "$ENGINES_HOSTDEV_BIND:/host-dev" busybox
         # a device name the spec does not have: docker refuses the container
         run engines_docker run --rm --network none --device amd.com/gpu=9 busybox true
         [ "$status" -ne 0 ]
@@ -116,6 +121,9 @@ docker_nodes() {
         engines_dockerd_restart
         [ "$(docker_nodes --runtime=amd -e AMD_VISIBLE_DEVICES=1)" = "$(expected 1)" ]
         [ "$(docker_nodes --runtime=amd -e AMD_VISIBLE_DEVICES=0,2-3)" = "$(expected 0 2 3)" ]
+        engines_hostdev "$PROFILES/seed-4xmi210.json"
+        engines_proven 1 -- engines_docker run --rm --network none --runtime=amd -e AMD_VISIBLE_DEVICES=1 \
+                -v "$ENGINES_HOSTDEV_BIND:/host-dev" busybox
         run engines_docker run --rm --network none --runtime=amd -e AMD_VISIBLE_DEVICES=9 busybox true
         [ "$status" -ne 0 ]
         [[ "$output" == *"amd-container-runtime: AMD_VISIBLE_DEVICES: GPU 9 does not exist (this host has GPUs 0-3)"* ]]
@@ -177,6 +185,9 @@ YAML
         [ "$(pnodes --device amd.com/gpu=1)" = "$(expected 1)" ]
         [ "$(pnodes --device amd.com/gpu=0 --device amd.com/gpu=3)" = "$(expected 0 3)" ]
         [ "$(pnodes --device amd.com/gpu=all)" = "$(expected 0 1 2 3)" ]
+        engines_hostdev "$PROFILES/seed-4xmi210.json"
+        engines_proven 3 -- engines_podman run --rm --network none --device amd.com/gpu=3 \
+                -v "$ENGINES_HOSTDEV_BIND:/host-dev" localhost/busybox
         # a spec whose device name changed no longer resolves the old name
         jq '.devices[2].name = "two"' "$ENGINES_DIR/cdi/amd.json" >"$ENGINES_DIR/cdi/amd.json.new"
         mv "$ENGINES_DIR/cdi/amd.json.new" "$ENGINES_DIR/cdi/amd.json"
@@ -209,6 +220,9 @@ YAML
                 sh -c "stat -c '$NODE_FORMAT' /dev/dri/* /dev/kfd 2>/dev/null | grep -v ' directory '"
         [ "$status" -eq 0 ]
         [ "$(printf '%s\n' "${lines[@]}" | sort)" = "$(expected 2)" ]
+        engines_hostdev "$PROFILES/seed-4xmi210.json"
+        engines_proven 2 -- ctr run --rm --runc-binary /ctk-build/bin/amd-container-runtime --env AMD_VISIBLE_DEVICES=2 \
+                --mount "type=bind,src=$ENGINES_HOSTDEV_BIND,dst=/host-dev,options=rbind:ro" "$image" ctk-ctr-3
         # without the variable: plain runc, no GPU node
         run ctr run --rm --runc-binary /ctk-build/bin/amd-container-runtime "$image" ctk-ctr-2 sh -c 'ls /dev/dri /dev/kfd'
         [ "$status" -ne 0 ]

@@ -223,3 +223,27 @@ PY
         [ "$status" -eq 0 ]
         [ ! -e "$T/99-amd.conf" ]
 }
+
+@test "podman and crio without --runtime-path: the runtime by its absolute path (PATH, then beside amd-ctk); none found is one line" {
+        # on PATH
+        mkdir -p "$T/bin" "$T/alone"
+        printf '#!/bin/sh\n' >"$T/bin/amd-container-runtime"
+        chmod 755 "$T/bin/amd-container-runtime"
+        PATH=$T/bin:/usr/bin:/bin configure --runtime podman --config-path "$T/99-amd.conf"
+        [ "$status" -eq 0 ]
+        grep -qx "\"amd\" = \[\"$T/bin/amd-container-runtime\"\]" "$T/99-amd.conf"
+        PATH=$T/bin:/usr/bin:/bin configure --runtime crio --config-path "$T/crio.conf"
+        [ "$status" -eq 0 ]
+        grep -qx "runtime_path = \"$T/bin/amd-container-runtime\"" "$T/crio.conf"
+        # not on PATH: the one installed beside amd-ctk
+        PATH=/usr/bin:/bin configure --runtime podman --config-path "$T/99-amd.conf"
+        [ "$status" -eq 0 ]
+        grep -qx "\"amd\" = \[\"$(realpath "$CTK_BIN")/amd-container-runtime\"\]" "$T/99-amd.conf"
+        # neither: one line naming --runtime-path, the drop-in as it was
+        cp "$T/99-amd.conf" "$T/before"
+        cp "$CTK" "$T/alone/amd-ctk"
+        CTK=$T/alone/amd-ctk PATH=/usr/bin:/bin configure --runtime podman --config-path "$T/99-amd.conf"
+        [ "$status" -eq 1 ]
+        [ "$stderr" = "amd-ctk: amd-container-runtime is not on PATH (/usr/bin:/bin) nor beside amd-ctk in $T/alone: Podman needs the runtime's absolute path; give it with --runtime-path" ]
+        cmp "$T/before" "$T/99-amd.conf"
+}

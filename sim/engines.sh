@@ -7,6 +7,8 @@
 #   trixie    (default) Debian 13: docker 26, containerd 1.7, runc, crun,
 #             podman 5, compose, and the CRI client's gRPC stubs
 #   bookworm  Debian 12: docker 20.10, containerd 1.6, runc, crun, podman 4.3
+#             (and containernetworking-plugins: debootstrap does not resolve
+#             the virtual container-network-stack podman needs)
 #   sid       Debian unstable, the newest packaged engines: docker 28+ (its
 #             client, docker-cli, is only a Recommends), containerd 2,
 #             runc, crun, podman 5.8+, compose, what rootless podman and
@@ -31,7 +33,8 @@ root() {
                         ca-certificates iproute2 $cri
                 ;;
         bookworm)
-                sh sim/roots.sh bookworm-engines bookworm docker.io containerd runc crun podman ca-certificates iproute2
+                sh sim/roots.sh bookworm-engines bookworm docker.io containerd runc crun podman containernetworking-plugins \
+                        ca-certificates iproute2
                 ;;
         sid)
                 # shellcheck disable=SC2086

@@ -76,6 +76,9 @@ def parse_args(argv):
     p.add_argument("--env", action="append", type=key_value, default=[])
     p.add_argument("--cdi-device", action="append", default=[], help="a fully qualified CDI device name")
     p.add_argument("--annotation", action="append", type=key_value, default=[], help="a container annotation")
+    p.add_argument(
+        "--mount", action="append", type=key_value, default=[], help="HOST=CONTAINER: a read-only bind mount"
+    )
     p.add_argument("--log-dir", default="/tmp/cri-run-logs")
     p.add_argument("--timeout", type=float, default=60.0, help="seconds the container may run")
     p.add_argument("--ready", action="store_true")
@@ -143,6 +146,7 @@ def container_config(pb, args):
         command=args.command,
         envs=[pb.KeyValue(key=k, value=v) for k, v in args.env],
         annotations=dict(args.annotation),
+        mounts=[pb.Mount(host_path=h, container_path=c, readonly=True) for h, c in args.mount],
         log_path="main.log",
         linux=pb.LinuxContainerConfig(
             security_context=pb.LinuxContainerSecurityContext(namespace_options=host_network(pb))

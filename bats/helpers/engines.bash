@@ -32,7 +32,8 @@
 #                 has them: /etc/docker/daemon.json (no bridge, no
 #                 iptables), /etc/containers/containers.conf (cgroupfs,
 #                 file events, no network namespace, pids_limit 0: the
-#                 unified hierarchy here has no pids controller) and
+#                 unified hierarchy here has no pids controller; nofile at
+#                 the hard limit, which root here cannot raise) and
 #                 storage.conf (vfs in ENGINES_DIR).  Commands then run as
 #                 the README types them: engines_in docker run ..., podman
 #                 run ..., amd-ctk runtime configure --runtime=podman.
@@ -71,6 +72,13 @@
 #                            to bind into containers for dev-probe --host
 #   engines_probe_verdict GIVEN OTHERS: the last line of a dev-probe run
 #                            whose GIVEN nodes were allowed and OTHERS denied
+#   engines_proven INDEX... -- COMMAND...  (after engines_hostdev) COMMAND,
+#                            an engine's run up to and with the image, with
+#                            ENGINES_HOSTDEV_BIND's directory at /host-dev,
+#                            runs `sh -c "$ENGINES_CHECK"`: the container must
+#                            hold exactly the nodes of GPUs INDEX... (none
+#                            when none is given), the kernel must have let it
+#                            open them and refused the host's other nodes
 #   engines_stop
 
 : "${CTK_REPO:?load helpers/common before helpers/engines}"
@@ -190,7 +198,9 @@ NS
 # brought up to date, first); prints its path
 engines_deb() {
         local out
-        out=$(make --no-print-directory -s -C "$CTK_REPO" deb 2>&1) || {
+        # (one make deb at a time: test files run side by side share build/deb)
+        mkdir -p "$CTK_REPO/build"
+        out=$(flock "$CTK_REPO/build/.deb.lock" make --no-print-directory -s -C "$CTK_REPO" deb 2>&1) || {
                 echo "engines: make deb failed: $out" >&2
                 return 1
         }
@@ -220,8 +230,12 @@ _engines_install() {
         }
         engines_in mkdir -p /etc/docker /etc/containers || return 1
         echo '{"bridge": "none", "iptables": false, "ip6tables": false}' | engines_in tee /etc/docker/daemon.json >/dev/null
-        printf '[containers]\nnetns = "none"\npids_limit = 0\n\n[engine]\ncgroup_manager = "cgroupfs"\nevents_logger = "file"\n' |
-                engines_in tee /etc/containers/containers.conf >/dev/null
+        # (nofile: Podman 4 raises it to 1048576, beyond the hard limit that
+        # root without CAP_SYS_RESOURCE, as on this machine, cannot raise)
+        local nofile
+        nofile=$(ulimit -Hn)
+        printf '[containers]\nnetns = "none"\npids_limit = 0\ndefault_ulimits = ["nofile=%s:%s"]\n\n[engine]\ncgroup_manager = "cgroupfs"\nevents_logger = "file"\n' \
+                "$nofile" "$nofile" | engines_in tee /etc/containers/containers.conf >/dev/null
         printf '[storage]\ndriver = "vfs"\ngraphroot = "/ctk/podman/root"\nrunroot = "/run/podman"\n' |
                 engines_in tee /etc/containers/storage.conf >/dev/null
 }
@@ -298,6 +312,31 @@ engines_hostdev() {
                 rm -rf "$ENGINES_DIR/hostdev/sys"
 }
 
+engines_proven() {
+        local sel=() total nodes=() given
+        while [ "$1" != -- ]; do
+                sel+=("$1")
+                shift
+        done
+        shift
+        run "$@" sh -c "$ENGINES_CHECK"
+        printf '%s\n' "$output"
+        [ "$status" -eq 0 ] || return 1
+        mapfile -t nodes < <(printf '%s\n' "${lines[@]}" | sed '/^--$/q' | grep '^/dev/' | sort)
+        if [ ${#sel[@]} -gt 0 ]; then
+                [ "$(printf '%s\n' "${nodes[@]}")" = "$(engines_expected "${sel[@]}")" ] || {
+                        echo "engines_proven: the nodes are not those of GPUs ${sel[*]}:" >&2
+                        engines_expected "${sel[@]}" >&2
+                        return 1
+                }
+        else
+                [ ${#nodes[@]} -eq 0 ] || return 1
+        fi
+        given=${#nodes[@]}
+        total=$(find "$ENGINES_DIR/hostdev/dev" -type c | wc -l)
+        [ "${lines[-1]}" = "$(engines_probe_verdict "$given" $((total - given)))" ]
+}
+
 # engines_probe_verdict GIVEN OTHERS: dev-probe's last line when GIVEN nodes
 # were given (and opened or answered ENXIO) and OTHERS other nodes were
 # refused with EPERM
@@ -306,6 +345,11 @@ engines_probe_verdict() { printf 'dev-probe: %s given allowed, %s others denied\
 # (name type major:minor mode uid gid) of a device node, as the scenarios
 # compare them: one node per line, sorted
 ENGINES_NODE_FORMAT='%n %F %t:%T %a %u %g'
+
+# what engines_proven runs in a container: its GPU nodes, a separator,
+# dev-probe's lines; and where the host's nodes are for it
+ENGINES_CHECK="stat -c '$ENGINES_NODE_FORMAT' /dev/dri/* /dev/kfd 2>/dev/null | grep -v ' directory '; echo --; dev-probe --host /host-dev"
+ENGINES_HOSTDEV_BIND=/ctk/hostdev/dev
 
 # engines_expected INDEX...: the nodes of those GPUs on the simulated host at
 # /ctk-host (what `amd-ctk gpu list --json` says they hold), and /dev/kfd

@@ -1,6 +1,7 @@
 #include "pathsearch.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -15,19 +16,15 @@ int ctk_path_executable(const char *path)
 char *ctk_path_search(const char *name, const char *dirs, enum ctk_path_verdict (*accept)(const char *path, void *ctx),
                       void *ctx)
 {
-        size_t nlen = strlen(name);
         for (const char *p = dirs != NULL ? dirs : ""; *p != '\0';) {
                 const char *colon = strchr(p, ':');
                 size_t dlen = colon != NULL ? (size_t)(colon - p) : strlen(p);
                 if (dlen > 0 && p[0] == '/') {
-                        char *full = malloc(dlen + 1 + nlen + 1);
-                        if (full == NULL) {
+                        char *full = NULL;
+                        if (asprintf(&full, "%.*s/%s", (int)dlen, p, name) < 0) {
                                 errno = ENOMEM;
                                 return NULL;
                         }
-                        memcpy(full, p, dlen);
-                        full[dlen] = '/';
-                        memcpy(full + dlen + 1, name, nlen + 1);
                         if (accept != NULL ? accept(full, ctx) == CTK_PATH_TAKE : ctk_path_executable(full))
                                 return full;
                         free(full);

@@ -15,7 +15,8 @@
  *   --host   a directory of the host's nodes (a materialized tree, or nodes
  *            made with mknod, bind-mounted in from a file system that allows
  *            device files): each node whose numbers are not among the given
- *            ones is an "other" node.
+ *            ones is an "other" node (one also given by its path is probed
+ *            once, as given).
  *
  * A given node must open, or fail with ENXIO (the device cgroup or eBPF
  * program let the open through and no driver answers: a simulated GPU's
@@ -58,7 +59,7 @@ static void add(struct list *l, const char *path, const struct stat *st)
                 exit(2);
         }
         struct node *n = &l->v[l->n++];
-        snprintf(n->path, sizeof(n->path), "%s", path);
+        (void)snprintf(n->path, sizeof(n->path), "%s", path);
         n->rdev = st->st_rdev;
         n->block = S_ISBLK(st->st_mode);
 }
@@ -86,6 +87,14 @@ static void collect(struct list *l, const char *path, int depth)
                 free(names[i]);
         }
         free(names);
+}
+
+static bool is_given_path(const struct node *n)
+{
+        for (size_t i = 0; i < given.n; i++)
+                if (strcmp(given.v[i].path, n->path) == 0)
+                        return true;
+        return false;
 }
 
 static bool is_given(const struct node *n)
@@ -174,6 +183,8 @@ int main(int argc, char **argv)
                 nallowed++;
         }
         for (size_t i = 0; i < host.n; i++) {
+                if (is_given_path(&host.v[i]))
+                        continue; /* probed above */
                 bool g = is_given(&host.v[i]);
                 wrong += probe(&host.v[i], g);
                 if (!g)

@@ -14,29 +14,10 @@
 #include "core/base/base.h"
 #include "scratch_dir.h"
 
-static char *dir;
-
-static int setup(void **state)
+static char *make(const char *dir, const char *rel, mode_t mode)
 {
-        (void)state;
-        static char templ[] = "/tmp/ctk-pathsearch.XXXXXX";
-        dir = scratch_dir_make(templ);
-        return dir != NULL ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-        (void)state;
-        scratch_dir_remove(dir);
-        return 0;
-}
-
-static char *make(const char *rel, mode_t mode)
-{
+        scratch_write(dir, rel, "");
         char *p = scratch_path(dir, rel);
-        FILE *f = fopen(p, "w");
-        assert_non_null(f);
-        assert_int_equal(fclose(f), 0);
         assert_int_equal(chmod(p, mode), 0);
         return p;
 }
@@ -50,14 +31,17 @@ static enum ctk_path_verdict not_b(const char *path, void *ctx)
 static void test_search(void **state)
 {
         (void)state;
+        char templ[] = "/tmp/ctk-pathsearch.XXXXXX";
+        const char *dir = scratch_dir_make(templ);
+        assert_non_null(dir);
         const char *subs[] = {"a", "b", "c", "d"};
         for (size_t i = 0; i < 4; i++) {
                 _cleanup_free_ char *p = scratch_path(dir, subs[i]);
                 assert_int_equal(mkdir(p, 0755), 0);
         }
-        _cleanup_free_ char *a = make("a/prog", 0644); /* not executable */
-        _cleanup_free_ char *b = make("b/prog", 0755);
-        _cleanup_free_ char *c = make("c/prog", 0755);
+        _cleanup_free_ char *a = make(dir, "a/prog", 0644); /* not executable */
+        _cleanup_free_ char *b = make(dir, "b/prog", 0755);
+        _cleanup_free_ char *c = make(dir, "c/prog", 0755);
         _cleanup_free_ char *d = scratch_path(dir, "d/prog");
         assert_int_equal(mkdir(d, 0755), 0); /* a directory */
         _cleanup_free_ char *da = scratch_path(dir, "a"), *db = scratch_path(dir, "b"), *dc = scratch_path(dir, "c"),
@@ -75,10 +59,11 @@ static void test_search(void **state)
         assert_null(ctk_path_search("prog", "", NULL, NULL));
         assert_null(ctk_path_search("prog", NULL, NULL, NULL));
         assert_int_equal(errno, ENOENT);
+        assert_int_equal(scratch_dir_remove(dir), 0);
 }
 
 int main(void)
 {
         const struct CMUnitTest tests[] = {cmocka_unit_test(test_search)};
-        return cmocka_run_group_tests(tests, setup, teardown);
+        return cmocka_run_group_tests(tests, NULL, NULL);
 }
