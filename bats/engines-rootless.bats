@@ -100,8 +100,9 @@ part() { awk -v n="$1" '$0 == "--" { p++; next } /^WARNING: / { next } p == n - 
 }
 
 @test "rootless Docker (dockerd-rootless.sh): CDI and our runtime over crun keep the user's groups with --annotation run.oci.keep_original_groups=1; without it, the runtime's warning line" {
-        # the user's daemon: vfs storage, no bridge (no network here), crun
-        # beside runc; then our runtime as the README says for Docker
+        # the user's daemon (docs/engines.md): crun beside runc, then our
+        # runtime; with this machine's settings: vfs storage (the home is on
+        # an overlay), no bridge and no iptables (no network here)
         rootless_in sh -c 'mkdir -p ~/.config/docker && printf "%s\n" "{\"storage-driver\": \"vfs\", \"bridge\": \"none\",
                 \"iptables\": false, \"ip6tables\": false, \"runtimes\": {\"crun\": {\"path\": \"/usr/bin/crun\"}}}" \
                 >~/.config/docker/daemon.json'
@@ -138,7 +139,7 @@ part() { awk -v n="$1" '$0 == "--" { p++; next } /^WARNING: / { next } p == n - 
         [[ "$(grep '^amd-container-runtime: ' <<<"$output")" == "amd-container-runtime: warning: container "*": the group of /dev/dri/card3, /dev/dri/renderD131, /dev/kfd is not added to the container's groups: the runtime's user namespace does not map it (it reads as gid 65534); a rootless container opens them when it keeps the groups of its user (who must be in that group): Podman's --group-add keep-groups, Docker's --annotation run.oci.keep_original_groups=1, with crun as the low-level runtime" ]]
 }
 
-@test "Apptainer (no CDI flag): --rocm binds every GPU's nodes; with --contain, without --rocm, none" {
+@test "Apptainer (no CDI flag): --rocm binds every GPU's nodes; with --contain, without --rocm, none; without --contain, all" {
         echo "# $(rootless_in apptainer --version); CDI flag: $(rootless_in apptainer exec --help | grep -c -- '--device') line(s)" >&3
         rootless_in sh -c 'rm -rf ~/sandbox && mkdir ~/sandbox && tar -C ~/sandbox -xf ~/rootfs.tar'
         run rootless_in apptainer exec --contain --rocm "/home/$ROOTLESS_USER/sandbox" sh -c "$CHECK"
@@ -152,4 +153,8 @@ part() { awk -v n="$1" '$0 == "--" { p++; next } /^WARNING: / { next } p == n - 
         [ "$status" -eq 0 ]
         [ -z "$(part 1)" ]
         [ "${lines[-1]}" = "$(engines_probe_verdict 0 0)" ]
+        # without --contain, the host's whole /dev
+        run rootless_in apptainer exec "/home/$ROOTLESS_USER/sandbox" sh -c "$CHECK"
+        [ "$status" -eq 0 ]
+        [ "$(part 1)" = "$(nodes 0 1 2 3)" ]
 }
