@@ -128,8 +128,9 @@ int ctk_oci_spec_gid_mappings(const json_t *spec, struct ctk_oci_idmap *out, str
                 }
                 if (!range_ok(&r)) {
                         ctk_oci_idmap_clear(out);
-                        return ctk_error_set(err, EINVAL, "linux.gidMappings[%zu]: size must be > 0 and the range "
-                                                          "within 32 bits",
+                        return ctk_error_set(err, EINVAL,
+                                             "linux.gidMappings[%zu]: size must be > 0 and the range "
+                                             "within 32 bits",
                                              i);
                 }
                 if (push(out, &r, err) < 0) {

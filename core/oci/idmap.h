@@ -56,16 +56,16 @@ int ctk_oci_spec_gid_mappings(const json_t *spec, struct ctk_oci_idmap *out, str
 
 /* What the rule needs to know about the namespaces. */
 struct ctk_oci_gid_view {
-        const struct ctk_oci_idmap *self; /* the runtime's /proc/self/gid_map; NULL: the kernel has none */
-        bool userns;                      /* the container has a user namespace of its own */
+        const struct ctk_oci_idmap *self;      /* the runtime's /proc/self/gid_map; NULL: the kernel has none */
+        bool userns;                           /* the container has a user namespace of its own */
         const struct ctk_oci_idmap *container; /* then its linux.gidMappings */
         uint32_t overflow;                     /* /proc/sys/kernel/overflowgid */
 };
 
 enum ctk_oci_gid_fate {
-        CTK_OCI_GID_MAPPED,       /* *out is the container's id of the group */
-        CTK_OCI_GID_OVERFLOW,     /* the overflow gid: the runtime's namespace does not map the group */
-        CTK_OCI_GID_NOT_MAPPED,   /* the runtime's namespace does not map it */
+        CTK_OCI_GID_MAPPED,           /* *out is the container's id of the group */
+        CTK_OCI_GID_OVERFLOW,         /* the overflow gid: the runtime's namespace does not map the group */
+        CTK_OCI_GID_NOT_MAPPED,       /* the runtime's namespace does not map it */
         CTK_OCI_GID_NOT_IN_CONTAINER, /* the container's user namespace does not map it */
 };
 

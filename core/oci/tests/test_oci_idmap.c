@@ -46,8 +46,8 @@ static void test_parse(void **state)
 static void test_parse_refused(void **state)
 {
         (void)state;
-        const char *bad[] = {"0 0\n",         "0 0 0\n",     "0 0 1 1\n",      "-1 0 1\n",   "0 x 1\n",
-                             "0 1 1\n\n",     "2 0 4294967295\n", "0 4294967295 2\n", "0 0 4294967296\n"};
+        const char *bad[] = {"0 0\n",     "0 0 0\n",          "0 0 1 1\n",        "-1 0 1\n",        "0 x 1\n",
+                             "0 1 1\n\n", "2 0 4294967295\n", "0 4294967295 2\n", "0 0 4294967296\n"};
         for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
                 struct ctk_oci_idmap m = {0};
                 _cleanup_error_ struct ctk_error *err = NULL;
