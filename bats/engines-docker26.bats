@@ -151,7 +151,8 @@ pnodes() {
                 sh -c "stat -c '$NODE_FORMAT' /dev/dri/* /dev/kfd 2>/dev/null | grep -v ' directory '" | sort
 }
 
-# (compose 2.26, Debian 13's, insists on a capabilities key; later ones do not)
+# (compose 2.26, Debian 13's, insists on a capabilities key beside driver:
+# cdi, and so does sid's 2.40: engines-gpus.bats)
 @test "docker compose (2.26) with Docker 26: the upstream file's CDI device reservation" {
         engines_fakefs_mount "$PROFILES/seed-4xmi210.json"
         ctk cdi generate >/dev/null
@@ -177,6 +178,13 @@ YAML
         [ "$(printf '%s\n' "${lines[@]}" | grep '^/dev/' | sort)" = "$(expected 0 1 2 3)" ]
         engines_in docker -H unix:///ctk/d.sock compose --project-directory /ctk/compose -f /ctk/compose/compose.yaml \
                 down >/dev/null 2>&1 || true
+}
+
+@test "docker 26: --gpus on an AMD host is refused (no --gpus driver for AMD before Docker 28.3)" {
+        run engines_docker run --rm --gpus all busybox true
+        printf '%s\n' "$output"
+        [ "$status" -ne 0 ]
+        [[ "$output" == *'could not select device driver "" with capabilities: [[gpu]]'* ]]
 }
 
 @test "podman 5 + CDI: one device, two devices, all" {

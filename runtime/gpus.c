@@ -24,7 +24,8 @@ static char *gpus_name(const struct ctk_selection *sel)
 
 /* The selected GPUs as one origin: what the device model gives for a
  * device made of their nodes and /dev/kfd (as the spec's device "all" is
- * for every GPU), with the groups their users need. */
+ * for every GPU), with the groups their users need that the container's
+ * user namespace maps. */
 static int gpu_origins(struct rt_job *j, struct ctk_error **err)
 {
         if (j->sel.kind != CTK_SELECT_LIST || j->sel.n == 0)
@@ -36,7 +37,7 @@ static int gpu_origins(struct rt_job *j, struct ctk_error **err)
         j->gpu_edits = calloc(1, sizeof(*j->gpu_edits));
         if (j->gpu_edits == NULL || ctk_strv_push_take(&j->gpu_names, gpus_name(&j->sel)) < 0)
                 return ctk_error_set(err, ENOMEM, "out of memory");
-        if (ctk_cdi_device_edits(&j->devs.v[0], true, &j->gpu_edits[0], err) < 0)
+        if (ctk_cdi_device_edits(&j->devs.v[0], true, &j->gpu_edits[0], err) < 0 || rt_job_map_groups(j, err) < 0)
                 return -1;
         j->origins[j->norigins++] =
             (struct ctk_cdi_origin){.name = j->gpu_names.v[0], .file = NULL, .edits = &j->gpu_edits[0]};

@@ -78,6 +78,11 @@ int rt_cdi_mode_resolve(struct rt_job *j, bool plain, struct ctk_error **err);
 /* The edits of the GPUs of sel by the device model (gpus.c), then those
  * of the resolved CDI names: j->origins. */
 int rt_job_origins(struct rt_job *j, struct ctk_error **err);
+/* The groups of those GPUs' nodes (groups.c): only those the container's
+ * user namespace maps, as its ids (core/oci/idmap.h); the others are left
+ * out with a warning on stderr and in the log (the log only when the
+ * container keeps the user's groups, crun's keep-groups). */
+int rt_job_map_groups(struct rt_job *j, struct ctk_error **err);
 /* The GPU indices the tracker records (gpus.c): those of sel, and those of
  * the amd.com/gpu devices the CDI names resolved to (by index, UUID or
  * all; other kinds are not tracked).  *out is malloc'ed. */

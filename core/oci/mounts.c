@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "edit.h"
+#include "idmap.h"
 #include "member.h"
 
 /* The number of components of the cleaned path: "/" 0, "/a" 1, "/a/b/" 2,
@@ -40,19 +41,6 @@ static size_t depth(const char *path)
         if (absolute)
                 return parts;
         return parts > 0 ? parts - 1 : 0;
-}
-
-static bool user_namespace(const json_t *spec)
-{
-        size_t i;
-        const json_t *ns;
-        json_array_foreach(json_object_get(json_object_get(spec, "linux"), "namespaces"), i, ns)
-        {
-                const char *t = json_string_value(json_object_get(ns, "type"));
-                if (t != NULL && strcmp(t, "user") == 0)
-                        return true;
-        }
-        return false;
 }
 
 /* idmap for a bind mount, ridmap for an rbind one, unless either is there. */
@@ -142,7 +130,7 @@ int ctk_oci_put_mounts(json_t *spec, json_t *const *add, size_t n, struct ctk_er
         int r = ctk_oci_check_root(spec, err);
         if (r == 0 && n > 0)
                 r = ctk_oci_member(spec, "mounts", JSON_ARRAY, true, "mounts", &mounts, err);
-        bool userns = r == 0 && user_namespace(spec);
+        bool userns = r == 0 && ctk_oci_has_user_namespace(spec);
         size_t i = 0;
         for (; r == 0 && i < n; i++) {
                 const char *dst = json_string_value(json_object_get(add[i], "destination"));
