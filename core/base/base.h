@@ -3,12 +3,13 @@
  * callers add context with ctk_error_prefix; only a command's edge prints),
  * scope-bound cleanup helpers, logging, whole-file and atomic file I/O,
  * directory handles, flock, string vectors, strict number parsing and
- * argument-vector helpers.  Uses libc only (the musl launcher links it), and
+ * the command-line grammar of the programs (parsing, help, man pages).
+ * Uses libc only (the musl launcher links it), and
  * nothing else of core/. */
 #ifndef CTK_BASE_H
 #define CTK_BASE_H
 
-#include "argv.h"
+#include "cmdline.h"
 #include "cleanup.h"
 #include "error.h"
 #include "fileio.h"
@@ -17,5 +18,6 @@
 #include "log.h"
 #include "number.h"
 #include "strv.h"
+#include "version.h"
 
 #endif
