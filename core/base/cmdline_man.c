@@ -57,11 +57,11 @@ static void fill(FILE *f, const char *s, size_t len)
                         p++;
                 if (p == end)
                         return;
-                const char *start = p, *cut = NULL;
+                const char *start = p, *cut = p; /* the end of the words that fit */
                 while (p < end) {
                         while (p < end && *p != ' ' && *p != '\n')
                                 p++;
-                        if (cut != NULL && esc_width(start, (size_t)(p - start)) > 78)
+                        if (cut > start && esc_width(start, (size_t)(p - start)) > 78)
                                 break;
                         cut = p;
                         while (p < end && (*p == ' ' || *p == '\n'))

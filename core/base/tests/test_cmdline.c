@@ -131,17 +131,15 @@ static char *slurp(FILE *f)
         return buf;
 }
 
-/* Runs prog with the words given (NULL-terminated), capturing its output;
+/* Runs prog with the words given (up to a NULL), capturing its output;
  * returns the exit status. */
-static int run(const char *first, ...)
+#define run(...) run_words((const char *const[]){__VA_ARGS__, NULL})
+static int run_words(const char *const *words)
 {
         char *argv[16] = {(char *)"prog"};
         int argc = 1;
-        va_list ap;
-        va_start(ap, first);
-        for (const char *a = first; a != NULL && argc < 15; a = va_arg(ap, const char *))
-                argv[argc++] = (char *)a;
-        va_end(ap);
+        for (size_t i = 0; words[i] != NULL && argc < 15; i++)
+                argv[argc++] = (char *)words[i];
         argv[argc] = NULL;
         free(seen.args);
         free(seen.out);
@@ -168,22 +166,22 @@ static int run(const char *first, ...)
 static void test_options_and_arguments(void **state)
 {
         (void)state;
-        assert_int_equal(run("things", "list", "a", "--json", "b", "--", "--c", NULL), 0);
+        assert_int_equal(run("things", "list", "a", "--json", "b", "--", "--c"), 0);
         assert_int_equal(seen.runs, 1);
         assert_string_equal(seen.args, "a|b|--c");
         assert_true(seen.json);
-        assert_int_equal(run("things", "list", "-json=false", "-j", "--dir", "x", "-dir=y", NULL), 0);
+        assert_int_equal(run("things", "list", "-json=false", "-j", "--dir", "x", "-dir=y"), 0);
         assert_true(seen.json); /* the last one given */
         assert_int_equal(seen.ndirs, 2);
-        assert_int_equal(run("--root", "/r", "things", "generate", "-o", "f", "1", "--force=false", "2", NULL), 0);
+        assert_int_equal(run("--root", "/r", "things", "generate", "-o", "f", "1", "--force=false", "2"), 0);
         assert_string_equal(seen.output, "f");
         assert_false(seen.on);
         assert_string_equal(seen.args, "1|2");
-        assert_int_equal(run("things", "generate", "--kind", "1", "2", NULL), 0);
+        assert_int_equal(run("things", "generate", "--kind", "1", "2"), 0);
         assert_string_equal(seen.kind, "(none)"); /* an optional value only after '=' */
-        assert_int_equal(run("things", "generate", "--kind=K", "1", "2", NULL), 0);
+        assert_int_equal(run("things", "generate", "--kind=K", "1", "2"), 0);
         assert_string_equal(seen.kind, "K");
-        assert_int_equal(run("things", "hook", NULL), 0); /* hidden, yet runs */
+        assert_int_equal(run("things", "hook"), 0); /* hidden, yet runs */
         assert_int_equal(seen.runs, 1);
         assert_string_equal(seen.out, "");
         assert_string_equal(seen.err, "");
@@ -213,18 +211,18 @@ static void test_usage_errors(void **state)
         };
         for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
                 const char *const *a = cases[i].argv;
-                assert_int_equal(run(a[0], a[1], a[2], a[3], a[4], NULL), CTK_CMDLINE_USAGE);
+                assert_int_equal(run(a[0], a[1], a[2], a[3], a[4]), CTK_CMDLINE_USAGE);
                 assert_string_equal(seen.err, cases[i].err);
                 assert_string_equal(seen.out, "");
                 assert_int_equal(seen.runs, 0);
         }
         /* values refused: exit 1, one line */
-        assert_int_equal(run("things", "list", "--json=yes", NULL), 1);
+        assert_int_equal(run("things", "list", "--json=yes"), 1);
         assert_string_equal(seen.err, "prog things list: invalid value 'yes' for --json (true or false)\n");
-        assert_int_equal(run("things", "generate", "--output", "bad", "1", "2", NULL), 1);
+        assert_int_equal(run("things", "generate", "--output", "bad", "1", "2"), 1);
         assert_string_equal(seen.err, "prog things generate: invalid value 'bad' for --output (a good one)\n");
         /* what a message quotes stays on one line */
-        assert_int_equal(run("things", "fr\nob", NULL), CTK_CMDLINE_USAGE);
+        assert_int_equal(run("things", "fr\nob"), CTK_CMDLINE_USAGE);
         assert_string_equal(seen.err, "prog things: unknown command 'fr\\nob' (see 'prog things --help')\n");
 }
 
@@ -232,7 +230,7 @@ static void test_help_everywhere(void **state)
 {
         (void)state;
         /* the same text, on stdout, exit 0, whichever way it is asked for */
-        assert_int_equal(run("things", "--help", NULL), 0);
+        assert_int_equal(run("things", "--help"), 0);
         _cleanup_free_ char *want = strdup(seen.out);
         const char *ways[][4] = {{"things", "-h", NULL},
                                  {"things", NULL},
@@ -243,7 +241,7 @@ static void test_help_everywhere(void **state)
                                  {"things", "--help", "frob", NULL},
                                  {"--root", "/r", "things", NULL}};
         for (size_t i = 0; i < sizeof(ways) / sizeof(ways[0]); i++) {
-                assert_int_equal(run(ways[i][0], ways[i][1], ways[i][2], NULL), 0);
+                assert_int_equal(run(ways[i][0], ways[i][1], ways[i][2]), 0);
                 assert_string_equal(seen.out, want);
                 assert_string_equal(seen.err, "");
         }
@@ -252,25 +250,25 @@ static void test_help_everywhere(void **state)
                                      "   help, h   Shows a list of commands or help for one command\n"));
         assert_null(strstr(want, "hook")); /* hidden */
         /* a leaf's help, asked three ways */
-        assert_int_equal(run("things", "generate", "-h", NULL), 0);
+        assert_int_equal(run("things", "generate", "-h"), 0);
         _cleanup_free_ char *leaf = strdup(seen.out);
-        assert_int_equal(run("help", "things", "generate", NULL), 0);
+        assert_int_equal(run("help", "things", "generate"), 0);
         assert_string_equal(seen.out, leaf);
-        assert_int_equal(run("things", "h", "generate", NULL), 0);
+        assert_int_equal(run("things", "h", "generate"), 0);
         assert_string_equal(seen.out, leaf);
         /* the program: its help, its version */
         assert_int_equal(run(NULL), 0);
         assert_non_null(strstr(seen.out, "GLOBAL OPTIONS:\n   --root DIR     the root\n   --help, -h     show help\n"
                                          "   --version, -v  print the version\n"));
-        assert_int_equal(run("-v", "things", NULL), 0);
+        assert_int_equal(run("-v", "things"), 0);
         assert_string_equal(seen.out, "prog 1.0\n");
-        assert_int_equal(run("things", "--version", NULL), CTK_CMDLINE_USAGE); /* the program's option only */
+        assert_int_equal(run("things", "--version"), CTK_CMDLINE_USAGE); /* the program's option only */
 }
 
 static void test_help_layout(void **state)
 {
         (void)state;
-        assert_int_equal(run("things", "generate", "--help", NULL), 0);
+        assert_int_equal(run("things", "generate", "--help"), 0);
         const char *want = "NAME:\n"
                            "   prog things generate - Generate things\n"
                            "\n"
@@ -297,7 +295,7 @@ static void test_help_layout(void **state)
 static void test_man_page(void **state)
 {
         (void)state;
-        assert_int_equal(run("things", "generate", "--help=man", NULL), 0);
+        assert_int_equal(run("things", "generate", "--help=man"), 0);
         const char *m = seen.out;
         const char *th = ".TH PROG\\-THINGS\\-GENERATE 1 \"2026-01-02\" \"amd-container-toolkit 1.0\"";
         assert_true(strncmp(m, th, strlen(th)) == 0);
@@ -322,11 +320,11 @@ static void test_man_page(void **state)
                 if (l[0] != '.' && strchr(l, '\n') - l > 80)
                         fail_msg("a text line over 80 bytes: %.*s", (int)(strchr(l, '\n') - l), l);
         /* a group's page lists its visible commands */
-        assert_int_equal(run("things", "--help=man", NULL), 0);
+        assert_int_equal(run("things", "--help=man"), 0);
         assert_non_null(strstr(seen.out, ".SH COMMANDS\n.TP\n.B list\nList things\n"));
         assert_null(strstr(seen.out, "hook"));
         assert_non_null(strstr(seen.out, ".BR prog\\-things\\-list (1),\n.BR prog\\-things\\-generate (1)"));
-        assert_int_equal(run("things", "--help=roff", NULL), 1);
+        assert_int_equal(run("things", "--help=roff"), 1);
 }
 
 static void test_text_blocks(void **state)
