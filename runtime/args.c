@@ -11,8 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/base/cmdline.h"
-
 #define PROGRAM "amd-container-runtime"
 
 struct opt {
@@ -123,9 +121,8 @@ static int parse_leading(int argc, char *const argv[], struct rt_args *out, stru
                                              (int)(name - argv[i] + (ptrdiff_t)len), argv[i], PROGRAM);
                 if (value == NULL) {
                         if (i + 1 >= argc)
-                                return ctk_error_set(err, EINVAL,
-                                                     "option '--amd-config' needs a value" CTK_CMDLINE_SEE_HELP,
-                                                     PROGRAM);
+                                return ctk_error_set(
+                                    err, EINVAL, "option '--amd-config' needs a value" CTK_CMDLINE_SEE_HELP, PROGRAM);
                         value = argv[++i];
                 }
                 out->usage_error = false;
@@ -224,7 +221,7 @@ int rt_args_parse(int argc, char *const argv[], struct rt_args *out, struct ctk_
                 out->command = RT_CMD_OTHER;
                 if (strcmp(cmd, "help") == 0 || strcmp(cmd, "h") == 0) {
                         out->help = true;
-                        out->help_ours = i >= argc; /* `help COMMAND`: runc's help of COMMAND */
+                        out->help_ours = i >= argc;     /* `help COMMAND`: runc's help of COMMAND */
                 } else if (strcmp(cmd, "version") == 0) /* runc has no such command: --version */
                         out->version = true;
         }

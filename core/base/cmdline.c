@@ -10,8 +10,8 @@
 #include "error.h"
 #include "version.h"
 
-static const struct ctk_opt help_opt = {"help h", CTK_OPT_FLAG, NULL, "show help", false, false};
-static const struct ctk_opt version_opt = {"version v", CTK_OPT_FLAG, NULL, "print the version", false, false};
+static const struct ctk_opt help_opt = CTK_FLAG("help h", "show help");
+static const struct ctk_opt version_opt = CTK_FLAG("version v", "print the version");
 
 void ctk_cmdline_print_version(void)
 {

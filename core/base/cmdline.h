@@ -45,11 +45,11 @@ enum ctk_opt_type {
 
 struct ctk_opt {
         const char *names; /* space-separated, e.g. "output o"; the first is the one shown first */
+        const char *arg;   /* the value's name in the help ("PATH") */
+        const char *help;  /* one paragraph */
         enum ctk_opt_type type;
-        const char *arg;  /* the value's name in the help ("PATH") */
-        const char *help; /* one paragraph */
-        bool repeat;      /* may be given more than once: every value is kept */
-        bool hidden;      /* accepted, not shown */
+        bool repeat; /* may be given more than once: every value is kept */
+        bool hidden; /* accepted, not shown */
 };
 
 /* Table entries: names, the value's name, the help. */

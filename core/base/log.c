@@ -75,8 +75,7 @@ bool ctk_log_enabled(enum ctk_log_level level)
 static int log_fd(void)
 {
         if (logger.fd < 0 && logger.path != NULL) {
-                logger.fd =
-                    open(logger.path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW, 0640);
+                logger.fd = open(logger.path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW, 0640);
                 free(logger.path);
                 logger.path = NULL;
         }

@@ -299,6 +299,8 @@ static void test_man_page(void **state)
         const char *m = seen.out;
         const char *th = ".TH PROG\\-THINGS\\-GENERATE 1 \"2026-01-02\" \"amd-container-toolkit 1.0\"";
         assert_true(strncmp(m, th, strlen(th)) == 0);
+        static const char see_also[] = "\n.SH SEE ALSO\n.BR prog (1),\n.BR prog\\-things (1),\n"
+                                       ".BR other\\-prog (1),\n.BR runc (8)\n";
         const char *sections[] = {"\n.SH NAME\nprog\\-things\\-generate \\- Generate things\n",
                                   "\n.SH SYNOPSIS\n",
                                   "\n.SH DESCRIPTION\n",
@@ -306,8 +308,7 @@ static void test_man_page(void **state)
                                   "\n.SH EXIT STATUS\n",
                                   "\n.SH FILES\n.TP\n\\fI/etc/x\\-y.json\\fR\nthe file\n",
                                   "\n.SH EXAMPLES\n",
-                                  "\n.SH SEE ALSO\n.BR prog (1),\n.BR prog\\-things (1),\n.BR other\\-prog (1),\n"
-                                  ".BR runc (8)\n"};
+                                  see_also};
         const char *at = m;
         for (size_t i = 0; i < sizeof(sections) / sizeof(sections[0]); i++) {
                 const char *s = strstr(at, sections[i]);

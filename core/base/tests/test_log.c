@@ -170,9 +170,12 @@ static void test_unopenable_log_is_silent(void **state)
 int main(void)
 {
         const struct CMUnitTest tests[] = {
-            cmocka_unit_test(test_level_parse),     cmocka_unit_test(test_rfc3339),
-            cmocka_unit_test(test_quote),           cmocka_unit_test(test_format_line),
-            cmocka_unit_test(test_levels_and_file), cmocka_unit_test(test_unopenable_log_is_silent),
+            cmocka_unit_test(test_level_parse),
+            cmocka_unit_test(test_rfc3339),
+            cmocka_unit_test(test_quote),
+            cmocka_unit_test(test_format_line),
+            cmocka_unit_test(test_levels_and_file),
+            cmocka_unit_test(test_unopenable_log_is_silent),
             cmocka_unit_test(test_log_created_at_first_message),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
