@@ -145,15 +145,16 @@ gpu_profiles() {
         [ "$(ls -A "$OUT")" = "$(printf 'amd.json\nbefore')" ]
 }
 
-@test "generate: usage errors exit 2" {
+@test "generate: a value refused exits 1, a usage error 2, each one line" {
         run --separate-stderr "$CTK" --profile "$(profile seed-4xmi210)" cdi generate --device-name-strategy serial
-        [ "$status" -eq 2 ]
-        [[ "$stderr" == *"--device-name-strategy must be index, uuid or index,uuid (got 'serial')"* ]]
+        [ "$status" -eq 1 ]
+        [ "$stderr" = "amd-ctk cdi generate: invalid value 'serial' for --device-name-strategy (index, uuid or index,uuid)" ]
         run --separate-stderr "$CTK" cdi generate --bogus
         [ "$status" -eq 2 ]
-        [[ "$stderr" == *"unknown or incomplete option '--bogus'"* ]]
+        [ "$stderr" = "amd-ctk cdi generate: unknown option '--bogus' (see 'amd-ctk cdi generate --help')" ]
         run --separate-stderr "$CTK" cdi generate --output
         [ "$status" -eq 2 ]
+        [ "$stderr" = "amd-ctk cdi generate: option '--output' needs a value (see 'amd-ctk cdi generate --help')" ]
         run "$CTK" cdi generate --help
         [ "$status" -eq 0 ]
         [[ "$output" == *"--device-name-strategy"* ]]
@@ -313,35 +314,44 @@ EOF
 
 # ---- list -------------------------------------------------------------------
 
-@test "list: the Go toolkit's format on the seed host" {
+@test "list: the Go toolkit's format on the seed host, with every node of each device" {
         run --separate-stderr "$CTK" --profile "$(profile seed-4xmi210)" cdi list
         [ "$status" -eq 0 ]
         [ -z "$stderr" ]
         [ "$output" = "Found 4 AMD GPU devices
 amd.com/gpu=all
+  /dev/kfd and the DRM nodes of every device below
 amd.com/gpu=0
+  /dev/dri/card2
   /dev/dri/renderD130
+  /dev/kfd
 amd.com/gpu=1
+  /dev/dri/card3
   /dev/dri/renderD131
+  /dev/kfd
 amd.com/gpu=2
+  /dev/dri/card1
   /dev/dri/renderD129
+  /dev/kfd
 amd.com/gpu=3
-  /dev/dri/renderD128" ]
+  /dev/dri/card0
+  /dev/dri/renderD128
+  /dev/kfd" ]
 }
 
-@test "list: mi300x-cpx-x8 shows 63 partitions in index order" {
+@test "list: mi300x-cpx-x8 shows 63 partitions in index order, each with the nodes --json gives it" {
         run "$CTK" --profile "$(profile mi300x-cpx-x8)" cdi list
         [ "$status" -eq 0 ]
         [ "${lines[0]}" = "Found 63 AMD GPU devices" ]
         [ "${lines[1]}" = "amd.com/gpu=all" ]
-        [ "${#lines[@]}" -eq 128 ]
-        # the same devices, in the same order, as gpu list
-        want=$("$CTK" --profile "$(profile mi300x-cpx-x8)" gpu list --json |
-                jq -r '.[] | "amd.com/gpu=\(.index)", (.devices[] | select(startswith("/dev/dri/card") | not) | "  \(.)")')
-        [ "$(printf '%s\n' "${lines[@]:2}")" = "$want" ]
-        [ "${lines[2]}" = "amd.com/gpu=0" ]
-        [ "${lines[3]}" = "  /dev/dri/renderD128" ]
-        [ "${lines[127]}" = "  /dev/dri/renderD190" ]
+        [ "${#lines[@]}" -eq $((3 + 63 * 4)) ]
+        # the same devices, in the same order, with the same nodes, as --json
+        want=$("$CTK" --profile "$(profile mi300x-cpx-x8)" cdi list --json |
+                jq -r '.devices[1:][] | .name, (.nodes[] | "  \(.)")')
+        [ "$(printf '%s\n' "${lines[@]:3}")" = "$want" ]
+        [ "${lines[3]}" = "amd.com/gpu=0" ]
+        [ "${lines[5]}" = "  /dev/dri/renderD128" ]
+        [ "${lines[-2]}" = "  /dev/dri/renderD190" ]
 }
 
 @test "list: one GPU is 'device', no GPUs is 'Found 0 AMD GPU devices'" {

@@ -1,6 +1,8 @@
 #!/usr/bin/env bats
 # Host profiles and amd-ctk-fakefs materialize / import-kfd.
 
+bats_require_minimum_version 1.5.0
+
 load helpers/common
 
 setup() {
@@ -133,14 +135,16 @@ regenerate() { # NAME CAPTURE DESCRIPTION
 }
 
 @test "help on every command, usage errors exit 2" {
-        for args in "--help" "-h" "help" "materialize --help" "import-kfd -h" "help materialize"; do
+        for args in "" "--help" "-h" "help" "materialize --help" "import-kfd -h" "help materialize"; do
                 run "$FAKEFS" $args
                 [ "$status" -eq 0 ]
                 [[ "$output" == *USAGE:* ]]
         done
-        for args in "" "frobnicate" "materialize" "materialize a" "materialize a b c" "materialize --bogus a b" \
+        for args in "frobnicate" "materialize" "materialize a" "materialize a b c" "materialize --bogus a b" \
                 "import-kfd" "import-kfd a b" "import-kfd -o" "import-kfd --bogus a"; do
-                run "$FAKEFS" $args
+                run --separate-stderr "$FAKEFS" $args
                 [ "$status" -eq 2 ]
+                [ "${#stderr_lines[@]}" -eq 1 ]
+                [[ "$stderr" == "amd-ctk-fakefs"*" (see 'amd-ctk-fakefs"*" --help')" ]]
         done
 }

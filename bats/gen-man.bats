@@ -1,157 +1,171 @@
 #!/usr/bin/env bats
-# sim/gen-man.sh: man pages generated from --help (used by `make install`).
+# The man pages: sim/gen-man.sh asks each program for the page of each of its
+# commands (`--help=man`, rendered from the description its parser and --help
+# use); every page has NAME, SYNOPSIS, DESCRIPTION, OPTIONS, EXIT STATUS,
+# FILES, EXAMPLES and SEE ALSO, passes `mandoc -Tlint` and `groff -ww`
+# without a word, and is the page of its own command.  `make install` puts
+# them in place, the package ships them.
+
+bats_require_minimum_version 1.5.0
 
 load helpers/common
 
-# Fake binaries with a known --help, so the conversion itself is checked.
+setup_file() {
+        ctk_require_built "$CTK_BIN/amd-ctk" "$CTK_BIN/amd-ctk-fakefs" "$CTK_BIN/amd-container-runtime" || return 1
+        export MAN="$BATS_FILE_TMPDIR/man"
+        sh "$CTK_REPO/sim/gen-man.sh" "$CTK_BIN" "$MAN" >"$BATS_FILE_TMPDIR/gen-man.out"
+}
+
+# The pages the programs' help implies, "NAME<TAB>command path", one per
+# program and command.
+expected_pages() {
+        local c s
+        printf 'amd-ctk\tamd-ctk\n'
+        for c in $("$CTK_BIN/amd-ctk" --help | ctk_help_commands); do
+                printf 'amd-ctk-%s\tamd-ctk %s\n' "$c" "$c"
+                for s in $("$CTK_BIN/amd-ctk" "$c" --help | ctk_help_commands); do
+                        printf 'amd-ctk-%s-%s\tamd-ctk %s %s\n' "$c" "$s" "$c" "$s"
+                done
+        done
+        printf 'amd-container-runtime\tamd-container-runtime\n'
+        printf 'amd-ctk-fakefs\tamd-ctk-fakefs\n'
+        for c in $("$CTK_BIN/amd-ctk-fakefs" --help | ctk_help_commands); do
+                printf 'amd-ctk-fakefs-%s\tamd-ctk-fakefs %s\n' "$c" "$c"
+        done
+}
+
+@test "one page per program, command and subcommand" {
+        want=$(expected_pages | cut -f1 | sort)
+        [ "$(ls "$MAN" | sort)" = "$(sed 's/$/.1/' <<<"$want" | sort)" ]
+        [ "$(cat "$BATS_FILE_TMPDIR/gen-man.out")" = "gen-man: $(wc -l <<<"$want") pages in $MAN" ]
+        [ "$(wc -l <<<"$want")" -ge 26 ]
+        for p in "$MAN"/*.1; do
+                [ "$(stat -c %a "$p")" = 644 ]
+        done
+}
+
+@test "every page has the eight sections, in order, and passes mandoc -Tlint and groff -ww silently" {
+        for p in "$MAN"/*.1; do
+                want=$(printf '%s\n' NAME SYNOPSIS DESCRIPTION OPTIONS "EXIT STATUS" FILES EXAMPLES "SEE ALSO")
+                # (and COMMANDS for a group, ENVIRONMENT; a program's options are its global options)
+                got=$(sed 's/^GLOBAL OPTIONS$/OPTIONS/' <<<"$(grep '^\.SH ' "$p" | sed 's/^\.SH //' |
+                        grep -Ev '^(COMMANDS|ENVIRONMENT)$')")
+                [ "$got" = "$want" ] || {
+                        echo "$(basename "$p"): sections $got"
+                        return 1
+                }
+                out=$(mandoc -Tlint "$p" 2>&1) || true
+                [ -z "$out" ] || {
+                        echo "mandoc -Tlint $(basename "$p"): $out"
+                        return 1
+                }
+                [ -z "$(groff -man -Tutf8 -ww -z "$p" 2>&1)" ]
+                lexgrog "$p" >/dev/null
+        done
+}
+
+@test "each page is its own command's: NAME, SYNOPSIS and options of that command" {
+        while IFS=$'\t' read -r name path; do
+                p=$MAN/$name.1
+                esc=$(sed 's/-/\\-/g' <<<"$name")
+                [[ "$(sed -n '/^\.SH NAME$/{n;p}' "$p")" == "$esc \\- "* ]] || {
+                        echo "$name.1: NAME is $(sed -n '/^\.SH NAME$/{n;p}' "$p")"
+                        return 1
+                }
+                # SYNOPSIS: the program, then the command's path (but for a usage written out whole)
+                grep -q '^\.nf$' <(sed -n '/^\.SH SYNOPSIS$/,/^\.SH DESCRIPTION$/p' "$p") && continue
+                words=$(sed -n '/^\.SH SYNOPSIS$/,/^\.SH /p' "$p" | sed -n 's/^\.B //p' | sed 's/\\-/-/g' | tr '\n' ' ')
+                [ "$words" = "$path " ] || {
+                        echo "$name.1: SYNOPSIS names '$words', not '$path'"
+                        return 1
+                }
+        done < <(expected_pages)
+        # config show's page is config show's, not its parent's (the old generator's bug)
+        show=$MAN/amd-ctk-config-show.1
+        [ "$(sed -n '/^\.SH NAME$/,/^\.SH /p' "$show" | sed '1d;$d' | tr '\n' ' ')" = \
+                'amd\-ctk\-config\-show \- check the configuration file and print the configuration in effect ' ]
+        ! grep -q '^\.SH COMMANDS' "$show"
+        # the options of the command, as its --help lists them
+        for opt in $("$CTK_BIN/amd-ctk" cdi generate --help | sed -n '/^OPTIONS:/,$p' | grep -o -- '--[a-z-]*' | sort -u); do
+                grep -qF "\\fB$(sed 's/-/\\-/g' <<<"$opt")\\fR" "$MAN/amd-ctk-cdi-generate.1" || {
+                        echo "$opt missing from amd-ctk-cdi-generate.1"
+                        return 1
+                }
+        done
+        # the GPU tracker's page keeps its document's usage
+        grep -qx 'amd\\-ctk gpu\\-tracker [[]gpu\\-ids] [[]accessibility]' "$MAN/amd-ctk-gpu-tracker.1"
+}
+
+@test "SEE ALSO names pages that exist (or the engines'), hyphens escaped, none of them broken" {
+        for p in "$MAN"/*.1; do
+                refs=$(sed -n '/^\.SH SEE ALSO$/,$p' "$p" | sed -n 's/^\.BR \(.*\) (\([0-9]\)),\{0,1\}$/\1 \2/p')
+                [ -n "$refs" ]
+                while read -r ref sec; do
+                        name=$(sed 's/\\-/-/g' <<<"$ref")
+                        [[ "$ref" != *-* || "$ref" == *'\-'* ]] && [[ "$(sed 's/\\-//g' <<<"$ref")" != *-* ]] || {
+                                echo "$(basename "$p"): '$ref' has an unescaped hyphen"
+                                return 1
+                        }
+                        [ -e "$MAN/$name.$sec" ] || [[ "$name" =~ ^(runc|crun|docker-run|podman-run|podman|dockerd|containerd|crio|fusermount3)$ ]] || {
+                                echo "$(basename "$p"): SEE ALSO $name($sec) is no page"
+                                return 1
+                        }
+                done <<<"$refs"
+        done
+        # the parent and the subcommands
+        sed -n '/^\.SH SEE ALSO$/,$p' "$MAN/amd-ctk-cdi.1" | grep -qx '\.BR amd\\-ctk (1),'
+        sed -n '/^\.SH SEE ALSO$/,$p' "$MAN/amd-ctk-cdi.1" | grep -qx '\.BR amd\\-ctk\\-cdi\\-generate (1),'
+        sed -n '/^\.SH SEE ALSO$/,$p' "$MAN/amd-ctk-cdi-generate.1" | grep -qx '\.BR amd\\-ctk\\-cdi (1),'
+}
+
+# Fake programs, to check how gen-man.sh reports a program it cannot use.
 make_fake_bin() {
         local bin=$1
         mkdir -p "$bin"
-        cat >"$bin/amd-ctk" <<'EOF'
-#!/bin/sh
-case "$*" in
-version) printf 'Version: 9.8.7\nBuild Date: x\nGitCommit: y\n' ;;
---help) printf '%s\n' 'NAME:' '   amd-ctk - fake' '' 'USAGE:' '   amd-ctk [global options] command' '' \
-        'COMMANDS:' '   version      Show the version' '   gpu-tracker  GPU Tracker related commands' \
-        '   help, h      Shows a list of commands' '' 'GLOBAL OPTIONS:' '   --root DIR  read \sys below DIR' \
-        '.starts with a dot' "   'quoted' once unindented" ;;
-"gpu-tracker --help") printf '%s\n' 'COMMANDS:' '   disable  Disable the GPU Tracker' \
-        '   enable, e  Enable the GPU Tracker' '   help, h  Shows a list' ;;
-*" --help") printf 'USAGE:\n   amd-ctk %s\n' "${*% --help}" ;;
-*) exit 2 ;;
-esac
-EOF
-        printf '#!/bin/sh\necho "usage: amd-container-runtime [--amd-config=FILE] RUNC-ARGS..."\n' \
-                >"$bin/amd-container-runtime"
-        printf '#!/bin/sh\necho "usage: amd-ctk-fakefs mount PROFILE DIR" >&2; exit 2\n' >"$bin/amd-ctk-fakefs"
+        cp "$CTK_BIN"/amd-ctk "$CTK_BIN"/amd-ctk-fakefs "$bin/"
+        printf '#!/bin/sh\necho "NAME:"\n' >"$bin/amd-container-runtime"
         chmod +x "$bin"/*
 }
 
-@test "gen-man writes one page per binary, command and subcommand" {
+@test "gen-man fails clearly when a program is missing, or prints no page" {
         make_fake_bin "$BATS_TEST_TMPDIR/bin"
-        SOURCE_DATE_EPOCH=0 run sh "$CTK_REPO/sim/gen-man.sh" "$BATS_TEST_TMPDIR/bin" "$BATS_TEST_TMPDIR/man"
-        [ "$status" -eq 0 ]
-        [ "$output" = "gen-man: 7 pages in $BATS_TEST_TMPDIR/man" ]
-        run ls "$BATS_TEST_TMPDIR/man"
-        [ "$output" = "$(printf '%s.1\n' amd-container-runtime amd-ctk-fakefs amd-ctk-gpu-tracker-disable \
-                amd-ctk-gpu-tracker-enable amd-ctk-gpu-tracker amd-ctk-version amd-ctk)" ]
-}
-
-@test "gen-man pages: NAME from the help or the command list, sections, escapes, SEE ALSO" {
-        make_fake_bin "$BATS_TEST_TMPDIR/bin"
-        SOURCE_DATE_EPOCH=0 sh "$CTK_REPO/sim/gen-man.sh" "$BATS_TEST_TMPDIR/bin" "$BATS_TEST_TMPDIR/man"
-        page=$BATS_TEST_TMPDIR/man/amd-ctk.1
-        [ "$(sed -n 1p "$page")" = '.TH AMD-CTK 1 "1970-01-01" "amd-container-toolkit 9.8.7" "User Commands"' ]
-        grep -qx 'amd-ctk \\- configure the AMD Container Toolkit' "$page"
-        grep -qx '.SH GLOBAL OPTIONS' "$page"
-        grep -qxF -- '--root DIR  read \esys below DIR' "$page"
-        grep -qxF '\&.starts with a dot' "$page"
-        grep -qxF "\\&'quoted' once unindented" "$page"
-        # SEE ALSO: top-level pages, parent, subcommands
-        [ "$(sed -n '/^.SH SEE ALSO/,$p' "$page")" = "$(printf '%s\n' '.SH SEE ALSO' \
-                '.BR amd-container-runtime (1),' '.BR amd-ctk-fakefs (1),' '.BR amd-ctk-gpu-tracker (1),' \
-                '.BR amd-ctk-version (1)')" ]
-        [ "$(sed -n '/^.SH SEE ALSO/,$p' "$BATS_TEST_TMPDIR/man/amd-ctk-gpu-tracker-enable.1")" = \
-                "$(printf '%s\n' '.SH SEE ALSO' '.BR amd-container-runtime (1),' '.BR amd-ctk (1),' \
-                        '.BR amd-ctk-fakefs (1),' '.BR amd-ctk-gpu-tracker (1)')" ]
-        grep -qx 'amd-ctk-gpu-tracker-enable \\- Enable the GPU Tracker' \
-                "$BATS_TEST_TMPDIR/man/amd-ctk-gpu-tracker-enable.1"
-        for p in "$BATS_TEST_TMPDIR"/man/*.1; do
-                [ -z "$(groff -man -Tutf8 -ww -z "$p" 2>&1)" ]
-                lexgrog "$p" >/dev/null
-        done
-}
-
-@test "gen-man: 'Usage:' and 'Commands:' style help becomes SYNOPSIS and COMMANDS, with subcommand pages" {
-        make_fake_bin "$BATS_TEST_TMPDIR/bin"
-        cat >"$BATS_TEST_TMPDIR/bin/amd-ctk-fakefs" <<'EOF'
-#!/bin/sh
-case "$*" in
---help) printf '%s\n' 'Usage: amd-ctk-fakefs COMMAND' '' 'Commands:' '   mount   serve a profile over FUSE' \
-        '' 'Profiles are JSON.' ;;
-"mount --help") printf '%s\n' 'Usage: amd-ctk-fakefs mount PROFILE DIR' 'Serves PROFILE below DIR.' ;;
-esac
-EOF
-        sh "$CTK_REPO/sim/gen-man.sh" "$BATS_TEST_TMPDIR/bin" "$BATS_TEST_TMPDIR/man"
-        [ "$(sed -n '/^.SH SYNOPSIS/,/^.SH SEE/p' "$BATS_TEST_TMPDIR/man/amd-ctk-fakefs.1")" = "$(printf '%s\n' \
-                '.SH SYNOPSIS' '.nf' 'amd-ctk-fakefs COMMAND' '.fi' '.SH COMMANDS' '.nf' \
-                'mount   serve a profile over FUSE' '' 'Profiles are JSON.' '.fi' '.SH SEE ALSO')" ]
-        page=$BATS_TEST_TMPDIR/man/amd-ctk-fakefs-mount.1
-        grep -qx 'amd-ctk-fakefs-mount \\- serve a profile over FUSE' "$page"
-        [ "$(sed -n '/^.SH SYNOPSIS/,/^.SH SEE/p' "$page")" = "$(printf '%s\n' \
-                '.SH SYNOPSIS' '.nf' 'amd-ctk-fakefs mount PROFILE DIR' 'Serves PROFILE below DIR.' '.fi' '.SH SEE ALSO')" ]
-        [ -z "$(groff -man -Tutf8 -ww -z "$page" 2>&1)" ]
-}
-
-@test "gen-man: a runtime that passes --help to runc gets our page plus runc's help" {
-        make_fake_bin "$BATS_TEST_TMPDIR/bin"
-        printf '#!/bin/sh\nprintf "NAME:\\n   runc - Open Container Initiative runtime\\n"\n' \
-                >"$BATS_TEST_TMPDIR/bin/amd-container-runtime"
-        sh "$CTK_REPO/sim/gen-man.sh" "$BATS_TEST_TMPDIR/bin" "$BATS_TEST_TMPDIR/man"
-        page=$BATS_TEST_TMPDIR/man/amd-container-runtime.1
-        grep -qx '.SH SYNOPSIS' "$page"
-        grep -qx '.SH LOW-LEVEL RUNTIME' "$page"
-        grep -qx '   runc - Open Container Initiative runtime' "$page"
-        grep -qxF '.BR amd-ctk (1),' "$page"
-        [ -z "$(groff -man -Tutf8 -ww -z "$page" 2>&1)" ]
-        lexgrog "$page"
-}
-
-@test "gen-man fails clearly when a binary is missing" {
-        make_fake_bin "$BATS_TEST_TMPDIR/bin"
+        run sh "$CTK_REPO/sim/gen-man.sh" "$BATS_TEST_TMPDIR/bin" "$BATS_TEST_TMPDIR/man"
+        [ "$status" -ne 0 ]
+        [ "${lines[-1]}" = "gen-man: '$BATS_TEST_TMPDIR/bin/amd-container-runtime --help=man' printed no man page" ]
         rm "$BATS_TEST_TMPDIR/bin/amd-ctk-fakefs"
+        cp "$CTK_BIN/amd-container-runtime" "$BATS_TEST_TMPDIR/bin/" # (a launcher without its full runtime)
+        run sh "$CTK_REPO/sim/gen-man.sh" "$BATS_TEST_TMPDIR/bin" "$BATS_TEST_TMPDIR/man"
+        [ "$status" -ne 0 ]
+        [ "${lines[-1]}" = "gen-man: '$BATS_TEST_TMPDIR/bin/amd-container-runtime --help=man' printed no man page" ]
+        ln -s "$CTK_BIN/amd-container-runtime" "$BATS_TEST_TMPDIR/bin/rt" && mv "$BATS_TEST_TMPDIR/bin/rt" "$BATS_TEST_TMPDIR/bin/amd-container-runtime"
         run sh "$CTK_REPO/sim/gen-man.sh" "$BATS_TEST_TMPDIR/bin" "$BATS_TEST_TMPDIR/man"
         [ "$status" -ne 0 ]
         [ "${lines[-1]}" = "gen-man: $BATS_TEST_TMPDIR/bin/amd-ctk-fakefs is not an executable (build it first)" ]
+        [ -z "$(find "$BATS_TEST_TMPDIR/man" -name '*.tmp')" ]
 }
 
-@test "gen-man fails clearly when a binary prints no help" {
-        make_fake_bin "$BATS_TEST_TMPDIR/bin"
-        printf '#!/bin/sh\nexit 0\n' >"$BATS_TEST_TMPDIR/bin/amd-container-runtime"
-        run sh "$CTK_REPO/sim/gen-man.sh" "$BATS_TEST_TMPDIR/bin" "$BATS_TEST_TMPDIR/man"
-        [ "$status" -ne 0 ]
-        [[ "$output" == *"amd-container-runtime --help' printed nothing"* ]]
-}
-
-@test "gen-man on the built binaries: every page renders without warnings and has a NAME" {
-        run sh "$CTK_REPO/sim/gen-man.sh" "$CTK_BIN" "$BATS_TEST_TMPDIR/man"
-        [ "$status" -eq 0 ]
-        [ -s "$BATS_TEST_TMPDIR/man/amd-ctk.1" ]
-        [ -s "$BATS_TEST_TMPDIR/man/amd-container-runtime.1" ]
-        [ -s "$BATS_TEST_TMPDIR/man/amd-ctk-fakefs.1" ]
-        for p in "$BATS_TEST_TMPDIR"/man/*.1; do
-                [ -z "$(groff -man -Tutf8 -ww -z "$p" 2>&1)" ]
-                lexgrog "$p" >/dev/null
-        done
-}
-
-@test "make install PREFIX=/usr DESTDIR=...: the programs, the full runtime, one man page per command" {
+@test "make install PREFIX=/usr DESTDIR=...: the programs, the full runtime, the pages; nothing outside DESTDIR" {
+        [ "$(id -u)" -eq 0 ] || skip "needs root (a private mount namespace with /var as an overlay)"
         dest=$BATS_TEST_TMPDIR/dest
-        # a make of its own, not a sub-make of the `make check` that runs the tests
-        run env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make --no-print-directory -C "$CTK_REPO" BUILD="${CTK_BIN%/bin}" install PREFIX=/usr DESTDIR="$dest"
+        mkdir -p "$BATS_TEST_TMPDIR"/{var,etc}-{up,work}
+        # a make of its own, not a sub-make of the `make check` that runs the tests; /etc and /var as
+        # overlays whose writes land here (the runtime's log was one)
+        # shellcheck disable=SC2016
+        run unshare --mount --propagation private sh -ec '
+                for d in etc var; do
+                        mount -t overlay overlay -o "lowerdir=/$d,upperdir=$1/$d-up,workdir=$1/$d-work" "/$d"
+                done
+                env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make --no-print-directory -C "$2" BUILD="$3" install \
+                        PREFIX=/usr DESTDIR="$4"' sh "$BATS_TEST_TMPDIR" "$CTK_REPO" "${CTK_BIN%/bin}" "$dest"
         [ "$status" -eq 0 ] || {
                 echo "$output"
                 return 1
         }
+        [ -z "$(find "$BATS_TEST_TMPDIR/var-up" "$BATS_TEST_TMPDIR/etc-up" -mindepth 1)" ]
         for b in amd-ctk amd-container-runtime amd-ctk-fakefs; do
                 [ -x "$dest/usr/bin/$b" ]
         done
         [ -x "$dest/usr/libexec/amd-container-toolkit/amd-container-runtime-full" ]
-        man=$dest/usr/share/man/man1
-        want="amd-ctk amd-container-runtime amd-ctk-fakefs"
-        for c in $("$CTK_BIN/amd-ctk" --help | ctk_help_commands); do
-                want="$want amd-ctk-$c"
-                for s in $("$CTK_BIN/amd-ctk" "$c" --help | ctk_help_commands); do
-                        want="$want amd-ctk-$c-$s"
-                done
-        done
-        for c in $("$CTK_BIN/amd-ctk-fakefs" --help | ctk_help_commands); do
-                want="$want amd-ctk-fakefs-$c"
-        done
-        [ "$(ls "$man")" = "$(printf '%s.1\n' $want | sort)" ]
-        # each page is that command's --help: its usage line is in the page
-        usage=$("$CTK_BIN/amd-ctk" gpu list --help | sed -n '/^USAGE:/{n;s/^ *//;p}')
-        [ -n "$usage" ]
-        grep -qxF -- "$usage" "$man/amd-ctk-gpu-list.1"
-        [ "$(stat -c '%a' "$man/amd-ctk-gpu-list.1")" = 644 ]
+        [ "$(ls "$dest/usr/share/man/man1")" = "$(ls "$MAN")" ]
+        cmp "$dest/usr/share/man/man1/amd-ctk-gpu-list.1" "$MAN/amd-ctk-gpu-list.1"
 }

@@ -2,8 +2,8 @@
 # amd-ctk gpu-tracker against the 4-GPU host of the GPU tracker
 # documentation (sim/profiles/seed-4xmi210.json), with a private state
 # directory named by a temporary config file.  Every output is compared with
-# the documentation's text; the status table also byte for byte (trailing
-# spaces included).
+# the documentation's text; the status table byte for byte, in the
+# document's columns and words within 100 columns (cli-output.bats).
 
 bats_require_minimum_version 1.5.0
 
@@ -29,31 +29,27 @@ ID_A=36b012bb34c96149a6ef5b28623e6e75cf9f71eb2b824b2c8f44e0449c7a1aa8
 ID_B=90cb29e11e83aa3ae497c68c90e1f0894b85262188c1ef9c7284457a9bc35ffd
 ID_C=8463b475b55b104b30edec8ddf6249b6214b27127106aa0ff4a8a514b856810e
 
-RULE=------------------------------------------------------------------------------------------------------------------------
+RULE=--------------------------------------------------------------------
 
-# The documentation's table with the rows given (trailing blanks trimmed, as
-# the documentation shows them).
+# The documentation's table with the rows given, within 100 columns: its
+# columns and words, Docker's 64-digit ids by their first 12 characters,
+# rules as long as the header (trailing blanks trimmed, as the documentation
+# shows them).
 table() {
         printf '%s\n' "$RULE" "GPU Id    UUID                     Accessibility       Container Ids" "$RULE"
-        printf '%s\n' "$@"
+        printf '%s\n' "$@" | sed -E 's/([0-9a-f]{12})[0-9a-f]{52}$/\1/'
 }
 
-# Compares a status table with the expected text, ignoring only trailing
-# blanks, then checks the Go layout: every line exactly 120 columns.
+# Compares a status table with the expected text, byte for byte (no line
+# ends in a blank), every line within 100 columns.
 assert_table() {
-        local want got
+        local want
         want=$(table "$@")
-        got=$(printf '%s\n' "$output" | sed 's/ *$//')
-        if [ "$got" != "$want" ]; then
-                diff <(echo "$want") <(echo "$got") || true
+        if [ "$output" != "$want" ]; then
+                diff <(echo "$want") <(echo "$output") || true
                 return 1
         fi
-        local bad
-        bad=$(printf '%s\n' "$output" | awk 'length($0) != 120 { print NR": "length($0) }')
-        [ -z "$bad" ] || {
-                echo "lines not 120 columns wide: $bad"
-                return 1
-        }
+        [ -z "$(printf '%s\n' "$output" | awk 'length($0) > 100')" ]
 }
 
 # Records a container holding GPUs in the state file, as the runtime would
@@ -106,8 +102,8 @@ HELP
         run tracker status
         [ "$status" -eq 0 ]
         [ "$output" = "GPU Tracker is disabled" ]
-        # the first command initialized the state, disabled
-        [ "$(jq -r .enabled "$STATE/gpu-tracker.json")" = false ]
+        # status only reads: nothing written, not even the state directory
+        [ ! -e "$STATE" ]
 
         run tracker enable
         [ "$status" -eq 0 ]
@@ -326,11 +322,11 @@ HELP
 
 @test "usage errors: missing and invalid arguments, unknown GPUs" {
         run --separate-stderr tracker 0
-        [ "$status" -eq 1 ]
-        [ "$stderr" = "Error: Missing arguments. Usage: gpu-tracker <gpu_ids> <operation>" ]
+        [ "$status" -eq 2 ]
+        [ "$stderr" = "amd-ctk gpu-tracker: missing argument: expected gpu-ids accessibility (see 'amd-ctk gpu-tracker --help')" ]
         run --separate-stderr tracker 0 private
         [ "$status" -eq 1 ]
-        [ "$stderr" = "Error: Invalid operation. Must be 'exclusive' or 'shared'" ]
+        [ "$stderr" = "amd-ctk gpu-tracker: invalid value 'private' for accessibility (exclusive or shared)" ]
         tracker enable
         before=$(cat "$STATE/gpu-tracker.json")
         run --separate-stderr tracker 1,9 exclusive
@@ -348,7 +344,7 @@ HELP
         run --separate-stderr setpriv --reuid=65534 --regid=65534 --clear-groups \
                 "$BATS_TEST_TMPDIR/amd-ctk" --config "$CFG" --profile "$PROFILE" gpu-tracker status
         [ "$status" -eq 1 ]
-        [ "$stderr" = "Permission denied: Not running as root" ]
+        [ "$stderr" = "amd-ctk gpu-tracker status: permission denied: the GPU Tracker needs root" ]
         run setpriv --reuid=65534 --regid=65534 --clear-groups "$BATS_TEST_TMPDIR/amd-ctk" gpu-tracker -h
         [ "$status" -eq 0 ]
         [ ! -e "$STATE" ]

@@ -198,13 +198,13 @@ cri_loads() {
         [ -z "$(ls -A "$T")" ]
         configure --runtime podman --runtime-arg=--x
         [ "$status" -eq 1 ]
-        [[ "$stderr" == "amd-ctk: --runtime-arg, --cdi and --no-cdi apply to docker only"* ]]
+        [[ "$stderr" == "amd-ctk runtime configure: --runtime-arg, --cdi and --no-cdi apply to docker only"* ]]
         configure --runtime crio --containerd-version 3
         [ "$status" -eq 1 ]
         configure --runtime containerd --containerd-version 4
-        [ "$stderr" = "amd-ctk: --containerd-version is 2 (containerd 1.x) or 3 (containerd 2.x)" ]
+        [ "$stderr" = "amd-ctk runtime configure: invalid value '4' for --containerd-version (2 for containerd 1.x, 3 for containerd 2.x)" ]
         configure --runtime cri-o
-        [ "$stderr" = "amd-ctk: unsupported runtime engine: cri-o (docker, containerd, podman or crio)" ]
+        [ "$stderr" = "amd-ctk runtime configure: invalid value 'cri-o' for --runtime (docker, containerd, podman or crio)" ]
 }
 
 @test "podman: [engine.runtimes] amd, and [engine] runtime with --set-as-default" {

@@ -203,7 +203,7 @@ amd-ctk: $CFG:2:3: \"node-generic-resources\" must be an array of \"KIND=VALUE\"
                 swarm "${words[@]}"
                 [ "$status" -ne 0 ] || { echo "accepted: $args"; return 1; }
                 [ "${#lines[@]}" -eq 1 ] || { echo "$args: $output"; return 1; }
-                [[ "$output" == "amd-ctk: "*swarm* ]] || { echo "$args: $output"; return 1; }
+                [[ "$output" == "amd-ctk runtime configure: "*swarm* ]] || { echo "$args: $output"; return 1; }
         done
         cmp "$CFG" "$DIR/before"
         # a GPU without a UUID: the uuid form cannot name it, the index form can

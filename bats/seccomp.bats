@@ -153,11 +153,12 @@ write_profile() { # FILE JSON
 @test "seccomp profile: usage errors and --help" {
         run ctk seccomp profile --help
         [ "$status" -eq 0 ]
-        [[ "$output" == "Usage: amd-ctk seccomp profile [--base FILE]"* ]]
+        [[ "$output" == *"USAGE:"*"amd-ctk seccomp profile [options]"* ]]
+        [[ "$output" == *"--base FILE"* ]]
         [[ "$output" == *"--security-opt seccomp="* ]]
         run ctk seccomp profile --base
         [ "$status" -eq 2 ]
-        [ "$output" = "amd-ctk: seccomp profile: option --base needs a file name" ]
+        [ "$output" = "amd-ctk seccomp profile: option '--base' needs a value (see 'amd-ctk seccomp profile --help')" ]
         run ctk seccomp profile extra
         [ "$status" -eq 2 ]
         run ctk seccomp nope

@@ -1,8 +1,10 @@
-/* amd-ctk command registry and shared command-line state.
+/* amd-ctk: the command tree and shared command-line state.
  *
- * Each command group lives in its own file (ctk/cmd_<group>.c) and registers
- * itself with CTK_COMMAND(); main.c parses the global options and dispatches.
- * A command returns the process exit code (0 ok, 1 failure, 2 usage). */
+ * Each command group lives in its own file (ctk/cmd_<group>.c) and defines
+ * its struct ctk_cmd (core/base/cmdline.h: options, subcommands,
+ * documentation); main.c lists them and parses the global options.  A
+ * command's run gets the struct ctk_cli as its context and returns the
+ * process exit code (0 ok, 1 failure, 2 usage). */
 #ifndef CTK_CLI_H
 #define CTK_CLI_H
 
@@ -22,23 +24,14 @@ struct ctk_cli {
         bool config_loaded;
 };
 
-struct ctk_command {
-        const char *name;    /* "gpu", "cdi", "runtime", "gpu-tracker", ... */
-        const char *summary; /* one line for the top-level help */
-        int order;           /* position in the top-level help */
-        /* argv[0] is the command name; argv[argc] == NULL. */
-        int (*run)(struct ctk_cli *cli, int argc, char **argv);
-};
-
-/* Adds a command to amd-ctk's table (from each command file's constructor). */
-void ctk_register_command(const struct ctk_command *cmd);
-
-#define CTK_COMMAND(ident, ...)                                                                                        \
-        static const struct ctk_command ident = {__VA_ARGS__};                                                         \
-        __attribute__((constructor)) static void ident##_register(void)                                                \
-        {                                                                                                              \
-                ctk_register_command(&ident);                                                                          \
-        }
+/* The command groups, in the order of amd-ctk's help. */
+extern const struct ctk_cmd ctk_cmd_version;
+extern const struct ctk_cmd ctk_cmd_runtime;
+extern const struct ctk_cmd ctk_cmd_cdi;
+extern const struct ctk_cmd ctk_cmd_gpu;
+extern const struct ctk_cmd ctk_cmd_gpu_tracker;
+extern const struct ctk_cmd ctk_cmd_config;
+extern const struct ctk_cmd ctk_cmd_seccomp;
 
 /* The configuration (loaded once; --config/AMD_CTK_CONFIG or the default path). */
 int ctk_cli_config(struct ctk_cli *cli, const struct ctk_config **out, struct ctk_error **err);
@@ -46,10 +39,13 @@ int ctk_cli_config(struct ctk_cli *cli, const struct ctk_config **out, struct ct
 /* The backend chosen by --root/--profile, their env twins, then the config file. */
 int ctk_cli_open_backend(struct ctk_cli *cli, struct ctk_backend **out, struct ctk_error **err);
 
+/* The state directory (config key state-dir) for files a command keeps.  A
+ * simulated host (--root other than /, --profile, their env twins or config
+ * keys) never gets the real host's default one: then state-dir must be set
+ * in the configuration, else this fails saying so. */
+int ctk_cli_state_dir(struct ctk_cli *cli, const char **out, struct ctk_error **err);
+
 /* Prints "amd-ctk: <message>" (one line) to stderr and returns 1. */
 int ctk_cli_fail(const struct ctk_error *err);
-
-/* True if argv[1..] contains -h/--help before any "--". */
-bool ctk_cli_wants_help(int argc, char **argv);
 
 #endif

@@ -2,45 +2,12 @@
  *                      [--vendor V] [--class C] [--additional-gids]
  *                      [--force] [--refresh] */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cmd_cdi.h"
 #include "core/base/base.h"
 #include "core/json/json.h"
-
-static void usage(FILE *f)
-{
-        fputs("NAME:\n"
-              "   amd-ctk cdi generate - Generate the CDI spec for GPUs\n"
-              "\n"
-              "USAGE:\n"
-              "   amd-ctk cdi generate [options]\n"
-              "\n"
-              "   Writes a CDI spec with one device per GPU (or GPU partition), named by\n"
-              "   its index as in AMD_VISIBLE_DEVICES, and a device 'all'.  Each device has\n"
-              "   its card and render nodes and /dev/kfd, with the host's numbers, mode and\n"
-              "   owner.  cdiVersion is the oldest version that has every feature used, so\n"
-              "   older container engines accept the spec.  The file is replaced atomically\n"
-              "   and gets mode 0644, so that every CDI client can read it.  A spec that is\n"
-              "   already what would be written is left as it is (same bytes, same mtime).\n"
-              "\n"
-              "OPTIONS:\n"
-              "   --output PATH                 output file, '-' for stdout (default: \"" CTK_CDI_DEFAULT_OUTPUT "\")\n"
-              "   --device-name-strategy S      index, uuid or index,uuid (default: index);\n"
-              "                                 uuid names are 0x<HEX> (all partitions of a GPU)\n"
-              "   --vendor V, --class C         the kind V/C of the devices (default: amd.com/gpu)\n"
-              "   --additional-gids             add the groups of the device nodes to additionalGids,\n"
-              "                                 for containers that run as a non-root user\n"
-              "                                 (needs CDI 0.7.0: container engines from 2023 on)\n"
-              "   --force                       write the spec even when it is up to date\n"
-              "   --refresh                     for the refresh service (driver load, repartition):\n"
-              "                                 nothing when config key cdi-refresh is false;\n"
-              "                                 keeps a copy in the state directory\n"
-              "   --help, -h                    show help\n",
-              f);
-}
 
 static int parse_strategy(const char *s, struct ctk_cdi_options *o)
 {
@@ -67,10 +34,10 @@ static int parse_strategy(const char *s, struct ctk_cdi_options *o)
 /* With --refresh, a copy of what the spec file holds now, in the state
  * directory: the package's purge removes the spec only when it is still
  * ours (the same bytes). */
-static int keep_copy(const struct ctk_config *cfg, const char *text, struct ctk_error **err)
+static int keep_copy(const char *dir, const char *text, struct ctk_error **err)
 {
         _cleanup_free_ char *copy = NULL;
-        if (asprintf(&copy, "%s/cdi-generated.json", cfg->state_dir) < 0)
+        if (asprintf(&copy, "%s/cdi-generated.json", dir) < 0)
                 return ctk_error_set(err, ENOMEM, "out of memory");
         if (ctk_mkdir_parent(copy, 0755, err) < 0 ||
             ctk_file_write_atomic_mode(copy, text, strlen(text), 0644, err) < 0)
@@ -94,72 +61,39 @@ static int write_spec(const char *output, const char *text, bool force)
         return 0;
 }
 
-int ctk_cdi_generate_main(struct ctk_cli *cli, int argc, char **argv)
+enum { O_OUTPUT, O_STRATEGY, O_VENDOR, O_CLASS, O_GIDS, O_FORCE, O_REFRESH };
+
+static int run_generate(void *ctx, const struct ctk_cmdline *cl)
 {
-        static const struct option longopts[] = {
-            {"output", required_argument, NULL, 'o'},
-            {"device-name-strategy", required_argument, NULL, 's'},
-            {"vendor", required_argument, NULL, 'V'},
-            {"class", required_argument, NULL, 'C'},
-            {"additional-gids", no_argument, NULL, 'g'},
-            {"force", no_argument, NULL, 'f'},
-            {"refresh", no_argument, NULL, 'r'},
-            {"help", no_argument, NULL, 'h'},
-            {NULL, 0, NULL, 0},
-        };
+        struct ctk_cli *cli = ctx;
         struct ctk_cdi_options o;
         ctk_cdi_options_init(&o);
-        const char *output = CTK_CDI_DEFAULT_OUTPUT;
-        bool force = false, refresh = false;
-        optind = 0;
-        opterr = 0;
-        for (int c; (c = getopt_long(argc, argv, "+h", longopts, NULL)) != -1;) {
-                switch (c) {
-                case 'o':
-                        output = optarg;
-                        break;
-                case 's':
-                        if (parse_strategy(optarg, &o) < 0)
-                                return ctk_cdi_usage_error("generate",
-                                                           "--device-name-strategy must be index, uuid or "
-                                                           "index,uuid (got '%s')",
-                                                           optarg);
-                        break;
-                case 'V':
-                        o.vendor = optarg;
-                        break;
-                case 'C':
-                        o.class_ = optarg;
-                        break;
-                case 'g':
-                        o.additional_gids = true;
-                        break;
-                case 'f':
-                        force = true;
-                        break;
-                case 'r':
-                        refresh = true;
-                        break;
-                case 'h':
-                        usage(stdout);
-                        return 0;
-                default:
-                        return ctk_cdi_usage_error("generate", "unknown or incomplete option '%s'", argv[optind - 1]);
-                }
-        }
-        if (optind < argc)
-                return ctk_cdi_usage_error("generate", "unexpected argument '%s'", argv[optind]);
+        const char *output = cl->opt[O_OUTPUT].value != NULL ? cl->opt[O_OUTPUT].value : CTK_CDI_DEFAULT_OUTPUT;
+        const char *strategy = cl->opt[O_STRATEGY].value;
+        bool force = cl->opt[O_FORCE].on, refresh = cl->opt[O_REFRESH].on;
+        if (strategy != NULL && parse_strategy(strategy, &o) < 0)
+                return ctk_cmdline_bad_value(cl, "--device-name-strategy", strategy, "index, uuid or index,uuid");
+        if (cl->opt[O_VENDOR].value != NULL)
+                o.vendor = cl->opt[O_VENDOR].value;
+        if (cl->opt[O_CLASS].value != NULL)
+                o.class_ = cl->opt[O_CLASS].value;
+        o.additional_gids = cl->opt[O_GIDS].on;
         if (output[0] == '\0')
-                return ctk_cdi_usage_error("generate", "--output needs a file name or '-'");
+                return ctk_cmdline_bad_value(cl, "--output", output, "a file name, or '-' for the standard output");
 
         _cleanup_error_ struct ctk_error *err = NULL;
         const struct ctk_config *cfg = NULL;
+        const char *state_dir = NULL; /* --refresh: where the copy goes */
         if (refresh) {
                 if (ctk_cli_config(cli, &cfg, &err) < 0)
                         return ctk_cli_fail(err);
                 if (!cfg->cdi_refresh) {
                         puts("CDI spec refresh is off (config key cdi-refresh): nothing done");
                         return 0;
+                }
+                if (strcmp(output, "-") != 0 && ctk_cli_state_dir(cli, &state_dir, &err) < 0) {
+                        ctk_error_prefix(&err, "cannot keep a copy of the CDI spec");
+                        return ctk_cli_fail(err);
                 }
         }
         _cleanup_gpu_list_ struct ctk_gpu_list gpus = {0};
@@ -175,7 +109,53 @@ int ctk_cdi_generate_main(struct ctk_cli *cli, int argc, char **argv)
                 return ctk_cli_fail(&oom);
         }
         int rc = write_spec(output, text, force);
-        if (rc == 0 && refresh && strcmp(output, "-") != 0 && keep_copy(cfg, text, &err) < 0)
+        if (rc == 0 && state_dir != NULL && keep_copy(state_dir, text, &err) < 0)
                 return ctk_cli_fail(err);
         return rc;
 }
+
+static const struct ctk_opt generate_opts[] = {
+    [O_OUTPUT] = CTK_VALUE("output", "PATH",
+                           "output file, '-' for the standard output (default: \"" CTK_CDI_DEFAULT_OUTPUT "\")"),
+    [O_STRATEGY] =
+        CTK_VALUE("device-name-strategy", "S",
+                  "index, uuid or index,uuid (default: index); uuid names are 0x<HEX> (all partitions of a GPU)"),
+    [O_VENDOR] = CTK_VALUE("vendor", "V", "the vendor of the devices' kind V/C (default: amd.com)"),
+    [O_CLASS] = CTK_VALUE("class", "C", "the class of the devices' kind V/C (default: gpu)"),
+    [O_GIDS] =
+        CTK_FLAG("additional-gids",
+                 "add the groups of the device nodes to additionalGids, for containers that run as a non-root user "
+                 "(needs CDI 0.7.0: container engines from 2023 on)"),
+    [O_FORCE] = CTK_FLAG("force", "write the spec even when it is up to date"),
+    [O_REFRESH] = CTK_FLAG("refresh",
+                           "for the refresh service (driver load, repartition): nothing when config key cdi-refresh is "
+                           "false; keeps a copy in the state directory"),
+    {0},
+};
+
+const struct ctk_cmd ctk_cmd_cdi_generate = {
+    .name = "generate",
+    .summary = "Generate the CDI spec for GPUs",
+    .description = "Writes a CDI spec with one device per GPU (or GPU partition), named by its index as in "
+                   "AMD_VISIBLE_DEVICES, and a device 'all'.  Each device has its card and render nodes and "
+                   "/dev/kfd, with the host's numbers, mode and owner.  cdiVersion is the oldest version that has "
+                   "every feature used, so older container engines accept the spec.  The file is replaced "
+                   "atomically and gets mode 0644, so that every CDI client can read it.  A spec that is already "
+                   "what would be written is left as it is (same bytes, same mtime).",
+    .details = "After a GPU is repartitioned, or the driver reloaded, the spec no longer matches the host: the "
+               "package's amd-cdi-refresh.service runs 'amd-ctk cdi generate --refresh' then; 'amd-ctk cdi "
+               "validate' says what changed.",
+    .opts = generate_opts,
+    .run = run_generate,
+    .exit_status = "1\tthe GPUs cannot be listed, or the spec cannot be written (the previous one is kept)",
+    .files = CTK_CDI_DEFAULT_OUTPUT
+    "\tthe spec written by default (--output)\n"
+    "/var/lib/amd-container-toolkit/cdi-generated.json\twith --refresh: a copy of the spec written, "
+    "in the state directory (config key state-dir)",
+    .examples = "    sudo amd-ctk cdi generate\n"
+                "    sudo amd-ctk cdi generate --device-name-strategy index,uuid --additional-gids\n"
+                "\n"
+                "The spec of a simulated host, on the standard output:\n"
+                "\n"
+                "    amd-ctk --profile sim/profiles/seed-4xmi210.json cdi generate --output -",
+};

@@ -1,6 +1,5 @@
 /* amd-ctk cdi list [--json] [--spec-dirs | --all-vendors] [--spec-dir DIR]... */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -8,35 +7,6 @@
 #include "core/cdi/cdi.h"
 #include "core/base/base.h"
 #include "core/json/json.h"
-
-static void usage(FILE *f)
-{
-        fputs("NAME:\n"
-              "   amd-ctk cdi list - List the available AMD GPU devices\n"
-              "\n"
-              "USAGE:\n"
-              "   amd-ctk cdi list [--json] [--spec-dirs | --all-vendors] [--spec-dir DIR]...\n"
-              "\n"
-              "   Without --spec-dirs: the CDI devices of this host's GPUs (what\n"
-              "   'amd-ctk cdi generate' writes), found by discovery.\n"
-              "   With --spec-dirs: the devices the CDI spec files offer to container engines,\n"
-              "   resolved like CDI runtimes do: later directories override earlier ones,\n"
-              "   a device defined twice in one directory is unusable (reported as a conflict),\n"
-              "   invalid spec files are skipped (reported).\n"
-              "   With --all-vendors: the same, with the conflicts and the skipped spec\n"
-              "   files and their errors in the listing: what a CDI runtime can resolve,\n"
-              "   and why a name does not resolve.\n"
-              "\n"
-              "OPTIONS:\n"
-              "   --json            print JSON\n"
-              "   --spec-dirs       list what the spec directories offer (default directories:\n"
-              "                     the config's cdi-spec-dirs, else " CTK_CDI_STATIC_DIR " " CTK_CDI_DYNAMIC_DIR ")\n"
-              "   --all-vendors     --spec-dirs, problems included in the listing (JSON: \"skipped\")\n"
-              "   --spec-dir DIR    a spec directory, lowest priority first (repeatable;\n"
-              "                     implies --spec-dirs)\n"
-              "   --help, -h        show help\n",
-              f);
-}
 
 static json_t *strv_json(const struct ctk_strv *v)
 {
@@ -57,16 +27,18 @@ static int print_json(const json_t *j)
 
 /* ---- from discovery ---- */
 
+/* Each device with its nodes, as the spec gives them to a container. */
 static void print_gpus_text(const struct ctk_gpu_list *gpus)
 {
         printf("Found %zu AMD GPU %s\n", gpus->n, gpus->n == 1 ? "device" : "devices");
         for (size_t i = 0; i < gpus->n; i++) {
                 if (i == 0)
-                        printf("%s/%s=%s\n", CTK_CDI_DEFAULT_VENDOR, CTK_CDI_DEFAULT_CLASS, CTK_CDI_ALL_DEVICE);
+                        printf("%s/%s=%s\n  %s and the DRM nodes of every device below\n", CTK_CDI_DEFAULT_VENDOR,
+                               CTK_CDI_DEFAULT_CLASS, CTK_CDI_ALL_DEVICE, CTK_CDI_KFD_PATH);
                 printf("%s/%s=%zu\n", CTK_CDI_DEFAULT_VENDOR, CTK_CDI_DEFAULT_CLASS, gpus->v[i].index);
                 for (size_t j = 0; j < gpus->v[i].drm.n; j++)
-                        if (strncmp(gpus->v[i].drm.v[j], "/dev/dri/card", 13) != 0)
-                                printf("  %s\n", gpus->v[i].drm.v[j]);
+                        printf("  %s\n", gpus->v[i].drm.v[j]);
+                printf("  %s\n", CTK_CDI_KFD_PATH);
         }
 }
 
@@ -218,42 +190,47 @@ static int list_specs(struct ctk_cli *cli, const struct ctk_strv *given, bool js
         return 0;
 }
 
-int ctk_cdi_list_main(struct ctk_cli *cli, int argc, char **argv)
+enum { O_JSON, O_SPEC_DIRS, O_ALL_VENDORS, O_SPEC_DIR };
+
+static int run_list(void *ctx, const struct ctk_cmdline *cl)
 {
-        static const struct option longopts[] = {
-            {"json", no_argument, NULL, 'j'},           {"spec-dirs", no_argument, NULL, 's'},
-            {"spec-dir", required_argument, NULL, 'd'}, {"all-vendors", no_argument, NULL, 'a'},
-            {"help", no_argument, NULL, 'h'},           {NULL, 0, NULL, 0},
-        };
-        bool json = false, from_specs = false, all_vendors = false;
-        struct ctk_strv dirs _cleanup_strv_ = {0};
-        optind = 0;
-        opterr = 0;
-        for (int c; (c = getopt_long(argc, argv, "+h", longopts, NULL)) != -1;) {
-                switch (c) {
-                case 'j':
-                        json = true;
-                        break;
-                case 's':
-                        from_specs = true;
-                        break;
-                case 'a':
-                        from_specs = all_vendors = true;
-                        break;
-                case 'd':
-                        from_specs = true;
-                        if (optarg[0] == '\0')
-                                return ctk_cdi_usage_error("list", "--spec-dir needs a directory");
-                        ctk_strv_push(&dirs, optarg);
-                        break;
-                case 'h':
-                        usage(stdout);
-                        return 0;
-                default:
-                        return ctk_cdi_usage_error("list", "unknown or incomplete option '%s'", argv[optind - 1]);
-                }
-        }
-        if (optind < argc)
-                return ctk_cdi_usage_error("list", "unexpected argument '%s'", argv[optind]);
-        return from_specs ? list_specs(cli, &dirs, json, all_vendors) : list_gpus(cli, json);
+        const struct ctk_optval *dirs = &cl->opt[O_SPEC_DIR];
+        for (size_t i = 0; i < dirs->values.n; i++)
+                if (dirs->values.v[i][0] == '\0')
+                        return ctk_cmdline_bad_value(cl, "--spec-dir", "", "a directory");
+        bool json = cl->opt[O_JSON].on, all_vendors = cl->opt[O_ALL_VENDORS].on;
+        bool from_specs = cl->opt[O_SPEC_DIRS].on || all_vendors || dirs->count > 0;
+        return from_specs ? list_specs(ctx, &dirs->values, json, all_vendors) : list_gpus(ctx, json);
 }
+
+static const struct ctk_opt list_opts[] = {
+    [O_JSON] = CTK_FLAG("json", "print JSON"),
+    [O_SPEC_DIRS] = CTK_FLAG("spec-dirs", "list what the spec directories offer (default directories: the config's "
+                                          "cdi-spec-dirs, else " CTK_CDI_STATIC_DIR " " CTK_CDI_DYNAMIC_DIR ")"),
+    [O_ALL_VENDORS] = CTK_FLAG("all-vendors", "--spec-dirs, problems included in the listing (JSON: \"skipped\")"),
+    [O_SPEC_DIR] =
+        CTK_VALUES("spec-dir", "DIR", "a spec directory, lowest priority first (repeatable; implies --spec-dirs)"),
+    {0},
+};
+
+const struct ctk_cmd ctk_cmd_cdi_list = {
+    .name = "list",
+    .summary = "List the available AMD GPU devices",
+    .description = "Without --spec-dirs: the CDI devices of this host's GPUs (what 'amd-ctk cdi generate' writes), "
+                   "found by discovery, each with its device nodes.\n"
+                   "\n"
+                   "With --spec-dirs: the devices the CDI spec files offer to container engines, resolved like "
+                   "CDI runtimes do: later directories override earlier ones, a device defined twice in one "
+                   "directory is unusable (reported as a conflict), invalid spec files are skipped (reported).\n"
+                   "\n"
+                   "With --all-vendors: the same, with the conflicts and the skipped spec files and their errors "
+                   "in the listing: what a CDI runtime can resolve, and why a name does not resolve.",
+    .opts = list_opts,
+    .run = run_list,
+    .exit_status = "1\tthe GPUs cannot be listed, or a spec directory cannot be read",
+    .files = CTK_CDI_STATIC_DIR ", " CTK_CDI_DYNAMIC_DIR "\tthe spec directories of --spec-dirs (config key "
+                                "cdi-spec-dirs)",
+    .examples = "    amd-ctk cdi list\n"
+                "    amd-ctk cdi list --all-vendors\n"
+                "    amd-ctk cdi list --spec-dir /etc/cdi --spec-dir /var/run/cdi --json",
+};

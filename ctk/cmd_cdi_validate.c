@@ -1,37 +1,11 @@
 /* amd-ctk cdi validate [--path PATH] [--no-host-check] */
 #include <errno.h>
-#include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cmd_cdi.h"
 #include "core/base/base.h"
-
-static void usage(FILE *f)
-{
-        fputs("NAME:\n"
-              "   amd-ctk cdi validate - Validate the CDI spec for GPUs\n"
-              "\n"
-              "USAGE:\n"
-              "   amd-ctk cdi validate [options]\n"
-              "\n"
-              "   Checks the spec the way CDI runtimes load it (unknown or duplicate keys,\n"
-              "   cdiVersion known and new enough for the content, kind and device names,\n"
-              "   device nodes, env, mounts, hooks; problems are shown as file:line:column),\n"
-              "   then compares it with this host: every device node whose numbers, mode or\n"
-              "   owner changed, and every device that is missing or gone, is named.\n"
-              "   Exits 1 when the spec is invalid or stale, or not trusted: the runtime uses\n"
-              "   a spec only when root (or its own user) owns it, its directory and a link's\n"
-              "   target, and no one else may write them.\n"
-              "\n"
-              "OPTIONS:\n"
-              "   --path PATH       full path of CDI spec file, JSON or (.yaml, .yml) YAML\n"
-              "                     (default: \"" CTK_CDI_DEFAULT_OUTPUT "\")\n"
-              "   --no-host-check   check the spec's structure only, not this host\n"
-              "   --help, -h        show help\n",
-              f);
-}
 
 /* Loads the spec as the runtime would; a spec it would skip as not trusted
  * is said on stderr (*untrusted) and checked all the same. */
@@ -71,37 +45,15 @@ static int validate(struct ctk_cli *cli, const char *path, bool host_check, stru
         return 0;
 }
 
-int ctk_cdi_validate_main(struct ctk_cli *cli, int argc, char **argv)
+enum { O_PATH, O_NO_HOST_CHECK };
+
+static int run_validate(void *ctx, const struct ctk_cmdline *cl)
 {
-        static const struct option longopts[] = {
-            {"path", required_argument, NULL, 'p'},
-            {"no-host-check", no_argument, NULL, 'n'},
-            {"help", no_argument, NULL, 'h'},
-            {NULL, 0, NULL, 0},
-        };
-        const char *path = CTK_CDI_DEFAULT_OUTPUT;
-        bool host_check = true;
-        optind = 0;
-        opterr = 0;
-        for (int c; (c = getopt_long(argc, argv, "+h", longopts, NULL)) != -1;) {
-                switch (c) {
-                case 'p':
-                        path = optarg;
-                        break;
-                case 'n':
-                        host_check = false;
-                        break;
-                case 'h':
-                        usage(stdout);
-                        return 0;
-                default:
-                        return ctk_cdi_usage_error("validate", "unknown or incomplete option '%s'", argv[optind - 1]);
-                }
-        }
-        if (optind < argc)
-                return ctk_cdi_usage_error("validate", "unexpected argument '%s'", argv[optind]);
+        struct ctk_cli *cli = ctx;
+        const char *path = cl->opt[O_PATH].value != NULL ? cl->opt[O_PATH].value : CTK_CDI_DEFAULT_OUTPUT;
+        bool host_check = !cl->opt[O_NO_HOST_CHECK].on;
         if (path[0] == '\0')
-                return ctk_cdi_usage_error("validate", "--path needs a file name");
+                return ctk_cmdline_bad_value(cl, "--path", path, "a file name");
 
         printf("Validating CDI spec: %s\n", path);
         (void)fflush(stdout);
@@ -128,3 +80,30 @@ int ctk_cdi_validate_main(struct ctk_cli *cli, int argc, char **argv)
                 printf("CDI spec is valid\n");
         return rep.errors.n > 0 || untrusted ? 1 : 0;
 }
+
+static const struct ctk_opt validate_opts[] = {
+    [O_PATH] =
+        CTK_VALUE("path", "PATH",
+                  "full path of CDI spec file, JSON or (.yaml, .yml) YAML (default: \"" CTK_CDI_DEFAULT_OUTPUT "\")"),
+    [O_NO_HOST_CHECK] = CTK_FLAG("no-host-check", "check the spec's structure only, not this host"),
+    {0},
+};
+
+const struct ctk_cmd ctk_cmd_cdi_validate = {
+    .name = "validate",
+    .summary = "Validate the CDI spec for GPUs",
+    .description = "Checks the spec the way CDI runtimes load it (unknown or duplicate keys, cdiVersion known and "
+                   "new enough for the content, kind and device names, device nodes, env, mounts, hooks; problems "
+                   "are shown as file:line:column), then compares it with this host: every device node whose "
+                   "numbers, mode or owner changed, and every device that is missing or gone, is named.  Exits 1 "
+                   "when the spec is invalid or stale, or not trusted: the runtime uses a spec only when root (or its "
+                   "own user) owns it, its directory and a link's target, and no one else may write them.  Writes "
+                   "nothing.",
+    .opts = validate_opts,
+    .run = run_validate,
+    .exit_status = "0\tthe spec is valid and matches this host\n"
+                   "1\tthe spec is invalid, or stale (regenerate it: amd-ctk cdi generate), not trusted, or cannot be read",
+    .files = CTK_CDI_DEFAULT_OUTPUT "\tthe spec checked by default (--path)",
+    .examples = "    amd-ctk cdi validate\n"
+                "    amd-ctk cdi validate --path /etc/cdi/amd.yaml --no-host-check",
+};

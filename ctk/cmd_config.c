@@ -6,16 +6,6 @@
 #include "cli.h"
 #include "core/base/base.h"
 
-static const char usage_text[] =
-    "Usage: amd-ctk config COMMAND\n"
-    "\n"
-    "Commands:\n"
-    "   default   print the default configuration (a complete config file)\n"
-    "   show      check the configuration file and print the configuration in effect\n"
-    "\n"
-    "The configuration file is " CTK_DEFAULT_CONFIG_PATH " unless --config FILE\n"
-    "or AMD_CTK_CONFIG names another one.  Both amd-ctk and amd-container-runtime read it.\n";
-
 static int print_config(const struct ctk_config *c)
 {
         _cleanup_free_ char *s = ctk_config_dump(c);
@@ -27,8 +17,10 @@ static int print_config(const struct ctk_config *c)
         return 0;
 }
 
-static int run_default(void)
+static int run_default(void *ctx, const struct ctk_cmdline *cl)
 {
+        (void)ctx;
+        (void)cl;
         struct ctk_config c;
         _cleanup_error_ struct ctk_error *err = NULL;
         if (ctk_config_defaults(&c, &err) < 0)
@@ -38,36 +30,54 @@ static int run_default(void)
         return rc;
 }
 
-static int run_show(struct ctk_cli *cli)
+static int run_show(void *ctx, const struct ctk_cmdline *cl)
 {
+        (void)cl;
         const struct ctk_config *c;
         _cleanup_error_ struct ctk_error *err = NULL;
-        if (ctk_cli_config(cli, &c, &err) < 0)
+        if (ctk_cli_config(ctx, &c, &err) < 0)
                 return ctk_cli_fail(err);
         return print_config(c);
 }
 
-static int run_config(struct ctk_cli *cli, int argc, char **argv)
-{
-        if (ctk_cli_wants_help(argc, argv)) {
-                fputs(usage_text, stdout);
-                return 0;
-        }
-        if (argc < 2) {
-                fputs(usage_text, stderr);
-                return 2;
-        }
-        if (argc > 2) {
-                fprintf(stderr, "amd-ctk: config %s takes no arguments (got '%s')\n", argv[1], argv[2]);
-                return 2;
-        }
-        if (strcmp(argv[1], "default") == 0)
-                return run_default();
-        if (strcmp(argv[1], "show") == 0)
-                return run_show(cli);
-        fprintf(stderr, "amd-ctk: unknown config command '%s'\n\n%s", argv[1], usage_text);
-        return 2;
-}
+#define CONFIG_FILE                                                                                                    \
+        CTK_DEFAULT_CONFIG_PATH "\tthe toolkit configuration, unless --config or AMD_CTK_CONFIG name another"
 
-CTK_COMMAND(config_command, .name = "config", .summary = "Show the toolkit configuration", .order = 60,
-            .run = run_config)
+static const struct ctk_cmd config_default = {
+    .name = "default",
+    .summary = "print the default configuration (a complete config file)",
+    .description = "Prints every key of the configuration with its default value, as JSON: a complete "
+                   "configuration file to start from.  Reads no file.",
+    .run = run_default,
+    .files = "-",
+    .examples = "A configuration that logs at debug level:\n"
+                "\n"
+                "    amd-ctk config default | jq '.\"log-level\" = \"debug\"' >config.json",
+};
+
+static const struct ctk_cmd config_show = {
+    .name = "show",
+    .summary = "check the configuration file and print the configuration in effect",
+    .description = "Reads the configuration file the way both amd-ctk and amd-container-runtime read it (unknown "
+                   "keys, wrong types and bad values are errors, reported as FILE:LINE:COLUMN) and prints every "
+                   "key with the value in effect: the file's, else the default.  A missing default file is not "
+                   "an error (the defaults are in effect); a missing file named by --config is.",
+    .run = run_show,
+    .exit_status = "1\tthe configuration file is invalid, or one it names is missing",
+    .files = CONFIG_FILE,
+    .examples = "    amd-ctk config show\n"
+                "    amd-ctk --config /tmp/test-config.json config show",
+};
+
+static const struct ctk_cmd *const config_subs[] = {&config_default, &config_show, NULL};
+
+const struct ctk_cmd ctk_cmd_config = {
+    .name = "config",
+    .summary = "Show the toolkit configuration",
+    .description = "The configuration file is " CTK_DEFAULT_CONFIG_PATH " unless --config FILE or "
+                   "AMD_CTK_CONFIG names another one.  Both amd-ctk and amd-container-runtime read it.",
+    .subs = config_subs,
+    .files = CONFIG_FILE,
+    .examples = "    amd-ctk config default\n"
+                "    amd-ctk config show",
+};

@@ -9,76 +9,49 @@
 #include "core/json/json.h"
 #include "core/device/device.h"
 #include "gpu_list.h"
+#include "table.h"
 
-static void gpu_usage(FILE *f)
+/* The GPU's partition mode on every row of its partitions: discovery
+ * reads it on partition 0 only (as the Go toolkit). */
+static const char *partition_mode(const struct ctk_gpu_list *l, size_t i)
 {
-        fputs("NAME:\n"
-              "   amd-ctk gpu - GPU related commands\n"
-              "\n"
-              "USAGE:\n"
-              "   amd-ctk gpu command [options]\n"
-              "\n"
-              "COMMANDS:\n"
-              "   list     List AMD GPUs with their UUIDs\n"
-              "\n"
-              "Run 'amd-ctk gpu list --help' for its options.\n",
-              f);
+        while (l->v[i].partition[0] == '\0' && i > 0 && strcmp(l->v[i - 1].pci, l->v[i].pci) == 0)
+                i--;
+        return l->v[i].partition[0] != '\0' ? l->v[i].partition : "-";
 }
 
-static void list_usage(FILE *f)
+static int print_table(const struct ctk_gpu_list *l)
 {
-        fputs("NAME:\n"
-              "   amd-ctk gpu list - List AMD GPUs with their UUIDs\n"
-              "\n"
-              "USAGE:\n"
-              "   amd-ctk gpu list [--json] [--all-vendors]\n"
-              "\n"
-              "   Lists the AMD GPUs (and GPU partitions) in index order: the index used by\n"
-              "   AMD_VISIBLE_DEVICES, CDI device names (amd.com/gpu=N) and the GPU tracker.\n"
-              "   UUIDs are the KFD unique_id of each device (N/A when the driver reports none).\n"
-              "\n"
-              "OPTIONS:\n"
-              "   --json          print a JSON array: index, uuid, pci, partition,\n"
-              "                   render_minor, devices, swarm_id (the Swarm resource id\n"
-              "                   of runtime configure --swarm-resources)\n"
-              "   --all-vendors   list every display/accelerator PCI device (any vendor) with\n"
-              "                   its driver and DRM nodes, and whether amd-ctk can manage it\n"
-              "   --help, -h      show help\n",
-              f);
-}
-
-#define DASHES "--------------------------------------------------------------------------------------------------"
-
-static void print_table(const struct ctk_gpu_list *l)
-{
-        printf("Found %zu AMD GPU %s\n", l->n, l->n == 1 ? "device" : "devices");
-        puts(DASHES);
-        printf("%-10s%-25s%-40s%-14s%s\n", "GPU Id", "UUID", "DRM Devices", "PCI Address", "Partition");
-        puts(DASHES);
-        for (size_t i = 0; i < l->n; i++) {
+        static const char *const head[] = {"GPU Id", "UUID", "DRM Devices", "PCI Address", "Partition"};
+        static const size_t width[] = {10, 25, 40, 14};
+        struct ctk_table t = {.ncols = 5, .head = head, .width = width};
+        bool unpartitioned = false;
+        int rc = 0;
+        for (size_t i = 0; rc == 0 && i < l->n; i++) {
                 const struct ctk_gpu *g = &l->v[i];
-                char uuid[CTK_UUID_STRLEN] = "N/A";
+                char index[24], uuid[CTK_UUID_STRLEN] = "N/A";
+                (void)snprintf(index, sizeof(index), "%zu", g->index);
                 if (g->has_uuid)
                         ctk_uuid_format(g->uuid, uuid);
                 /* Like the Go toolkit: the non-card DRM nodes, comma separated. */
-                char *drm = NULL;
-                size_t len = 0;
-                FILE *f = open_memstream(&drm, &len);
-                bool first = true;
-                for (size_t j = 0; f != NULL && j < g->drm.n; j++) {
-                        if (strncmp(g->drm.v[j], "/dev/dri/card", 13) == 0)
-                                continue;
-                        fprintf(f, "%s%s", first ? "" : ", ", g->drm.v[j]);
-                        first = false;
-                }
-                if (f != NULL && fclose(f) != 0) { /* out of memory: the list is cut */
-                        free(drm);
-                        drm = NULL;
-                }
-                printf("%-10zu%-25s%-40s%-14s%s\n", g->index, uuid, drm != NULL ? drm : "?", g->pci,
-                       g->partition[0] != '\0' ? g->partition : "-");
-                free(drm);
+                struct ctk_strv drm _cleanup_strv_ = {0};
+                for (size_t j = 0; rc == 0 && j < g->drm.n; j++)
+                        if (strncmp(g->drm.v[j], "/dev/dri/card", 13) != 0)
+                                rc = ctk_strv_push(&drm, g->drm.v[j]);
+                _cleanup_free_ char *nodes = rc == 0 ? ctk_strv_join(&drm, ", ") : NULL;
+                const char *mode = partition_mode(l, i);
+                unpartitioned |= strcmp(mode, "-") == 0;
+                const char *row[] = {index, uuid, nodes, g->pci, mode};
+                rc = nodes != NULL ? ctk_table_add(&t, row) : -1;
         }
+        if (rc == 0) {
+                printf("Found %zu AMD GPU %s\n", l->n, l->n == 1 ? "device" : "devices");
+                rc = ctk_table_print(stdout, &t);
+        }
+        if (rc == 0 && unpartitioned)
+                puts("Partition: the GPU's compute and memory partition mode; '-': the GPU cannot be partitioned");
+        ctk_table_clear(&t);
+        return rc;
 }
 
 /* The id runtime configure --swarm-resources writes for the device (uuid
@@ -129,26 +102,13 @@ static int print_json(const struct ctk_gpu_list *l)
         return 0;
 }
 
-static int run_list(struct ctk_cli *cli, int argc, char **argv)
+enum { O_JSON, O_ALL_VENDORS };
+
+static int run_list(void *ctx, const struct ctk_cmdline *cl)
 {
-        bool json = false, all_vendors = false;
-        for (int i = 1; i < argc; i++) {
-                if (strcmp(argv[i], "--json") == 0) {
-                        json = true;
-                } else if (strcmp(argv[i], "--all-vendors") == 0) {
-                        all_vendors = true;
-                } else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-                        list_usage(stdout);
-                        return 0;
-                } else {
-                        fprintf(stderr, "amd-ctk: gpu list: unexpected argument '%s'\n\n", argv[i]);
-                        list_usage(stderr);
-                        return 2;
-                }
-        }
-        if (all_vendors) {
-                return ctk_gpu_list_all_vendors(cli, json);
-        }
+        struct ctk_cli *cli = ctx;
+        if (cl->opt[O_ALL_VENDORS].on)
+                return ctk_gpu_list_all_vendors(cli, cl->opt[O_JSON].on);
         _cleanup_error_ struct ctk_error *err = NULL;
         _cleanup_backend_ struct ctk_backend *b = NULL;
         _cleanup_gpu_list_ struct ctk_gpu_list l = {0};
@@ -158,32 +118,53 @@ static int run_list(struct ctk_cli *cli, int argc, char **argv)
                 ctk_error_prefix(&err, "failed to list AMD devices");
                 return ctk_cli_fail(err);
         }
-        if (json) {
-                if (print_json(&l) < 0) {
-                        struct ctk_error e = {.code = ENOMEM, .msg = (char *)"out of memory"};
-                        return ctk_cli_fail(&e);
-                }
-        } else {
-                print_table(&l);
+        if ((cl->opt[O_JSON].on ? print_json(&l) : print_table(&l)) < 0) {
+                struct ctk_error e = {.code = ENOMEM, .msg = (char *)"out of memory"};
+                return ctk_cli_fail(&e);
         }
         return 0;
 }
 
-static int run_gpu(struct ctk_cli *cli, int argc, char **argv)
-{
-        if (argc < 2) {
-                gpu_usage(stderr);
-                return 2;
-        }
-        if (strcmp(argv[1], "list") == 0)
-                return run_list(cli, argc - 1, argv + 1);
-        if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0) {
-                gpu_usage(stdout);
-                return 0;
-        }
-        fprintf(stderr, "amd-ctk: gpu: unknown command '%s'\n\n", argv[1]);
-        gpu_usage(stderr);
-        return 2;
-}
+static const struct ctk_opt list_opts[] = {
+    [O_JSON] =
+        CTK_FLAG("json", "print a JSON array: index, uuid, pci, partition, render_minor, devices, swarm_id (the Swarm "
+                         "resource id of runtime configure --swarm-resources)"),
+    [O_ALL_VENDORS] = CTK_FLAG(
+        "all-vendors", "list every display/accelerator PCI device (any vendor) with its driver and DRM nodes, and "
+                       "whether amd-ctk can manage it"),
+    {0},
+};
 
-CTK_COMMAND(gpu_command, .name = "gpu", .summary = "GPU related commands", .order = 30, .run = run_gpu)
+static const struct ctk_cmd gpu_list = {
+    .name = "list",
+    .summary = "List AMD GPUs with their UUIDs",
+    .description = "Lists the AMD GPUs (and GPU partitions) in index order: the index used by AMD_VISIBLE_DEVICES, "
+                   "CDI device names (amd.com/gpu=N) and the GPU tracker.  UUIDs are the KFD unique_id of each "
+                   "device (N/A when the driver reports none); the DRM devices are the render nodes; the "
+                   "partition is the GPU's compute and memory partition mode (cpx_nps1: compute partition CPX, "
+                   "memory partition NPS1), on each of its partitions, or '-' for a GPU that cannot be "
+                   "partitioned.",
+    .opts = list_opts,
+    .run = run_list,
+    .exit_status = "1\tthe GPUs cannot be listed (the amdgpu driver is not loaded, sysfs cannot be read)",
+    .files = "/sys/class/kfd/kfd/topology/nodes\tthe KFD topology: GPUs, their PCI location and unique ids\n"
+             "/sys/bus/pci/devices\tthe PCI devices, their DRM nodes and partitions\n"
+             "/dev/dri\tthe DRM device nodes",
+    .examples = "    amd-ctk gpu list\n"
+                "    amd-ctk gpu list --json | jq -r '.[].uuid'\n"
+                "\n"
+                "Why a GPU of another vendor is not listed:\n"
+                "\n"
+                "    amd-ctk gpu list --all-vendors",
+};
+
+static const struct ctk_cmd *const gpu_subs[] = {&gpu_list, NULL};
+
+const struct ctk_cmd ctk_cmd_gpu = {
+    .name = "gpu",
+    .summary = "GPU related commands",
+    .description = "The AMD GPUs of the host, as amd-ctk and amd-container-runtime find and number them.",
+    .subs = gpu_subs,
+    .files = "/sys, /dev\tthe host's sysfs and device nodes (below --root, or simulated by --profile)",
+    .examples = "    amd-ctk gpu list",
+};

@@ -17,13 +17,6 @@
 #include "core/json/json.h"
 #include "core/engines/engines.h"
 
-static const char runtime_usage[] = "Usage: amd-ctk runtime configure [options]\n"
-                                    "\n"
-                                    "Commands:\n"
-                                    "   configure   Configure a runtime to the container engine\n"
-                                    "\n"
-                                    "Run 'amd-ctk runtime configure --help' for its options.\n";
-
 /* The file to edit: a symbolic link is followed so that the link survives. */
 static int resolve_target(const char *path, char **out, struct ctk_error **err)
 {
@@ -247,12 +240,9 @@ static int configure(struct ctk_cli *cli, struct configure_opts *o)
         return rc;
 }
 
-static int run_configure(struct ctk_cli *cli, int argc, char **argv)
+static int run_configure(void *ctx, const struct ctk_cmdline *cl)
 {
-        if (ctk_cli_wants_help(argc, argv)) {
-                fputs(ctk_runtime_configure_usage, stdout);
-                return 0;
-        }
+        struct ctk_cli *cli = ctx;
         /* Progress lines and an error line on stderr appear in order. */
         (void)setvbuf(stdout, NULL, _IOLBF, 0);
         struct configure_opts o = {
@@ -260,9 +250,9 @@ static int run_configure(struct ctk_cli *cli, int argc, char **argv)
             .config_path = DEFAULT_DOCKER_CONFIG,
             .runtime_path = DEFAULT_RUNTIME_PATH,
         };
-        int rc = ctk_runtime_configure_parse(argc, argv, &o);
+        int rc = ctk_runtime_configure_parse(cl, &o);
         if (rc == 0)
-                rc = ctk_runtime_configure_check(&o);
+                rc = ctk_runtime_configure_check(cl, &o);
         if (rc == 0 && strcmp(o.runtime, "docker") != 0) {
                 if (o.containerd_version_text != NULL)
                         o.containerd_version = o.containerd_version_text[0] - '0';
@@ -281,19 +271,49 @@ static int run_configure(struct ctk_cli *cli, int argc, char **argv)
         return rc;
 }
 
-static int run_runtime(struct ctk_cli *cli, int argc, char **argv)
-{
-        if (argc >= 2 && strcmp(argv[1], "configure") == 0)
-                return run_configure(cli, argc - 1, argv + 1);
-        if (ctk_cli_wants_help(argc, argv) || (argc >= 2 && strcmp(argv[1], "help") == 0)) {
-                fputs(runtime_usage, stdout);
-                return 0;
-        }
-        if (argc >= 2)
-                fprintf(stderr, "amd-ctk: unknown runtime command '%s'\n\n", argv[1]);
-        fputs(runtime_usage, stderr);
-        return 2;
-}
+static const struct ctk_cmd runtime_configure = {
+    .name = "configure",
+    .summary = "Configure a runtime to the container engine",
+    .description =
+        "Adds the 'amd' runtime (amd-container-runtime) to Docker's daemon.json and enables CDI there (other "
+        "settings and their order are kept; the previous file is saved as <config-path>.bak), or writes a drop-in "
+        "file for containerd (and adds it to the imports of its config.toml), Podman or CRI-O.  Restart the engine "
+        "afterwards (Podman needs no restart).  containerd's drop-in holds a copy of config.toml's CRI plugin "
+        "section (containerd before 2.1 replaces that whole section with an imported one): after editing that "
+        "section, run this again.",
+    .details = "Every file is replaced atomically, never through a symbolic link to another place (a link to the "
+               "file itself is followed, so that the link survives); a file that cannot be updated stays "
+               "byte-identical.  With --swarm-resources the entries written are also recorded in the state "
+               "directory (config key state-dir), so that --swarm-refresh can rewrite them after a repartition; "
+               "for a simulated host (--root, --profile) the state directory must be set in the configuration.",
+    .opts = ctk_runtime_configure_opts,
+    .run = run_configure,
+    .exit_status = "1\tthe file cannot be read, parsed or written, or the options do not go together",
+    .files = DEFAULT_DOCKER_CONFIG
+    "\tDocker's configuration (and .bak, the previous one)\n"
+    "/etc/containerd/conf.d/99-amd.toml\tcontainerd's drop-in (imported by /etc/containerd/config.toml)\n"
+    "/etc/containers/containers.conf.d/99-amd.conf\tPodman's drop-in\n"
+    "/etc/crio/crio.conf.d/99-amd.conf\tCRI-O's drop-in\n"
+    "/var/lib/amd-container-toolkit/swarm-resources.json\tthe record of --swarm-resources (in state-dir)",
+    .examples = "    sudo amd-ctk runtime configure --runtime=docker\n"
+                "    sudo amd-ctk runtime configure --runtime=containerd --set-as-default\n"
+                "    amd-ctk runtime configure --dry-run --config-path daemon.json --swarm-resources\n"
+                "\n"
+                "Undo:\n"
+                "\n"
+                "    sudo amd-ctk runtime configure --remove",
+    .see_also = "dockerd(8) containerd(8) podman(1) crio(8)",
+};
 
-CTK_COMMAND(runtime_command, .name = "runtime", .summary = "runtime related commands for AMD Container Toolkit",
-            .order = 10, .run = run_runtime)
+static const struct ctk_cmd *const runtime_subs[] = {&runtime_configure, NULL};
+
+const struct ctk_cmd ctk_cmd_runtime = {
+    .name = "runtime",
+    .summary = "runtime related commands for AMD Container Toolkit",
+    .description = "Container engines run amd-container-runtime, which gives containers the GPUs they ask for, once "
+                   "their configuration names it: 'amd-ctk runtime configure' writes that configuration.",
+    .subs = runtime_subs,
+    .files = DEFAULT_DOCKER_CONFIG "\tDocker's configuration",
+    .examples = "    sudo amd-ctk runtime configure --runtime=docker",
+    .see_also = "amd-container-runtime(1)",
+};

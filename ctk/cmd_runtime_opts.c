@@ -1,6 +1,6 @@
-/* amd-ctk runtime configure: its options, as the Go tool spells them
- * (--name, -name, --name=value, -name=value; booleans also =true/=false),
- * and their checks. */
+/* amd-ctk runtime configure: its options (the Go tool's, which
+ * core/base/cmdline.h spells the same way: --name, -name, --name=value,
+ * -name=value; flags also =true/=false), and their checks. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,159 +9,92 @@
 #include "core/base/base.h"
 #include "core/config/config.h"
 
-const char ctk_runtime_configure_usage[] =
-    "Usage: amd-ctk runtime configure [options]\n"
-    "\n"
-    "Configure a runtime to the container engine: adds the 'amd' runtime\n"
-    "(amd-container-runtime) to Docker's daemon.json and enables CDI there\n"
-    "(other settings and their order are kept; the previous file is saved as\n"
-    "<config-path>.bak), or writes a drop-in file for containerd (and adds it\n"
-    "to the imports of its config.toml), Podman or CRI-O.  Restart the engine\n"
-    "afterwards (Podman needs no restart).  containerd's drop-in holds a copy of\n"
-    "config.toml's CRI plugin section (containerd before 2.1 replaces that whole\n"
-    "section with an imported one): after editing that section, run this again.\n"
-    "\n"
-    "Options:\n"
-    "   --runtime NAME          docker, containerd, podman or crio (default: docker)\n"
-    "   --config-path PATH      the file to write (default: " DEFAULT_DOCKER_CONFIG ";\n"
-    "                           /etc/containerd/conf.d/99-amd.toml,\n"
-    "                           /etc/containers/containers.conf.d/99-amd.conf,\n"
-    "                           /etc/crio/crio.conf.d/99-amd.conf)\n"
-    "   --containerd-config PATH  containerd's config.toml, which imports the drop-in\n"
-    "                           (default: /etc/containerd/config.toml; created if missing)\n"
-    "   --containerd-version N  its schema: 2 (containerd 1.x) or 3 (2.x); default: the\n"
-    "                           version that file declares, else 2\n"
-    "   --runtime-path PATH     the runtime executable Docker runs (default: " DEFAULT_RUNTIME_PATH ")\n"
-    "   --runtime-arg ARG       an argument Docker passes to the runtime (runtimeArgs); repeatable\n"
-    "   --cdi                   set features.cdi to true (the default): Docker 25 to 28.1 need it\n"
-    "                           for --device amd.com/gpu=N; 28.2 and later have CDI on by default\n"
-    "   --no-cdi                set features.cdi to false\n"
-    "   --set-as-default        make amd the default runtime (alias --amd-set-as-default)\n"
-    "   --unset-as-default      stop amd being the default runtime (alias --unset-amd-as-default)\n"
-    "   --remove                remove the amd runtime (and amd as the default runtime); keeps\n"
-    "                           features.cdi, which other CDI devices may need, and never\n"
-    "                           touches /etc/cdi\n"
-    "   --swarm-resources[=KIND]  also write Docker Swarm's node-generic-resources: one\n"
-    "                           KIND=ID entry per GPU or partition found (KIND: AMD_GPU\n"
-    "                           by default), replacing the entries of that kind only;\n"
-    "                           with --remove, remove them.  dockerd reads them only\n"
-    "                           when it starts\n"
-    "   --swarm-resource-ids F  uuid (the default: 0x<UUID>, and 0x<UUID>:<N> for\n"
-    "                           partition N of a GPU; unique in a cluster, stable over\n"
-    "                           reboots) or index (gpu<N>, the index as in gpu list)\n"
-    "   --swarm-refresh         rewrite the entries that --swarm-resources wrote last,\n"
-    "                           from the GPUs found now (after a repartition), unless\n"
-    "                           they were changed since; for the refresh service\n"
-    "   --dry-run               print the resulting file instead of writing it\n"
-    "   --help, -h              show this help\n";
-
-/* Matches argv[*i] against --name/-name with an optional "=value".
- * Returns 1 and sets *value (NULL when no "=") on a match. */
-static int match(const char *arg, const char *name, const char **value)
-{
-        if (arg[0] != '-')
-                return 0;
-        arg += arg[1] == '-' ? 2 : 1;
-        size_t n = strlen(name);
-        if (strncmp(arg, name, n) != 0 || (arg[n] != '\0' && arg[n] != '='))
-                return 0;
-        *value = arg[n] == '=' ? arg + n + 1 : NULL;
-        return 1;
-}
-
-static int bool_value(const char *opt, const char *value, bool *out)
-{
-        if (value == NULL || strcmp(value, "true") == 0) {
-                *out = true;
-                return 0;
-        }
-        if (strcmp(value, "false") == 0) {
-                *out = false;
-                return 0;
-        }
-        fprintf(stderr, "amd-ctk: option %s takes no value other than true or false (got '%s')\n", opt, value);
-        return -1;
-}
-
-/* The boolean options (two spellings for some), as offsets into the options. */
-static const struct {
-        const char *name, *alias;
-        size_t offset;
-} bool_options[] = {
-    {"set-as-default", "amd-set-as-default", offsetof(struct configure_opts, set_default)},
-    {"unset-as-default", "unset-amd-as-default", offsetof(struct configure_opts, unset_default)},
-    {"remove", NULL, offsetof(struct configure_opts, remove)},
-    {"dry-run", NULL, offsetof(struct configure_opts, dry_run)},
-    {"no-cdi", NULL, offsetof(struct configure_opts, no_cdi)},
-    {"cdi", NULL, offsetof(struct configure_opts, cdi)},
-    {"swarm-refresh", NULL, offsetof(struct configure_opts, swarm_refresh)},
+enum {
+        O_RUNTIME,
+        O_CONFIG_PATH,
+        O_CONTAINERD_CONFIG,
+        O_CONTAINERD_VERSION,
+        O_RUNTIME_PATH,
+        O_RUNTIME_ARG,
+        O_CDI,
+        O_NO_CDI,
+        O_SET_DEFAULT,
+        O_UNSET_DEFAULT,
+        O_REMOVE,
+        O_SWARM_RESOURCES,
+        O_SWARM_IDS,
+        O_SWARM_REFRESH,
+        O_DRY_RUN,
 };
 
-/* The index in bool_options of the option arg names, or -1; value NULL
- * means --name or --name=true. */
-static int bool_option(const char *arg, const char **value)
-{
-        for (size_t i = 0; i < sizeof(bool_options) / sizeof(bool_options[0]); i++)
-                if (match(arg, bool_options[i].name, value) ||
-                    (bool_options[i].alias != NULL && match(arg, bool_options[i].alias, value)))
-                        return (int)i;
-        return -1;
-}
+const struct ctk_opt ctk_runtime_configure_opts[] = {
+    [O_RUNTIME] = CTK_VALUE("runtime", "NAME", "docker, containerd, podman or crio (default: docker)"),
+    [O_CONFIG_PATH] =
+        CTK_VALUE("config-path", "PATH",
+                  "the file to write (default: " DEFAULT_DOCKER_CONFIG "; /etc/containerd/conf.d/99-amd.toml, "
+                  "/etc/containers/containers.conf.d/99-amd.conf, /etc/crio/crio.conf.d/99-amd.conf)"),
+    [O_CONTAINERD_CONFIG] = CTK_VALUE("containerd-config", "PATH",
+                                      "containerd's config.toml, which imports the drop-in (default: "
+                                      "/etc/containerd/config.toml; created if missing)"),
+    [O_CONTAINERD_VERSION] =
+        CTK_VALUE("containerd-version", "N",
+                  "its schema: 2 (containerd 1.x) or 3 (2.x); default: the version that file declares, "
+                  "else 2"),
+    [O_RUNTIME_PATH] =
+        CTK_VALUE("runtime-path", "PATH", "the runtime executable Docker runs (default: " DEFAULT_RUNTIME_PATH ")"),
+    [O_RUNTIME_ARG] =
+        CTK_VALUES("runtime-arg", "ARG", "an argument Docker passes to the runtime (runtimeArgs); repeatable"),
+    [O_CDI] = CTK_FLAG(
+        "cdi", "set features.cdi to true (the default): Docker 25 to 28.1 need it for --device amd.com/gpu=N; 28.2 "
+               "and later have CDI on by default"),
+    [O_NO_CDI] = CTK_FLAG("no-cdi", "set features.cdi to false"),
+    [O_SET_DEFAULT] = CTK_FLAG("set-as-default amd-set-as-default", "make amd the default runtime"),
+    [O_UNSET_DEFAULT] = CTK_FLAG("unset-as-default unset-amd-as-default", "stop amd being the default runtime"),
+    [O_REMOVE] = CTK_FLAG(
+        "remove", "remove the amd runtime (and amd as the default runtime); keeps features.cdi, which other CDI "
+                  "devices may need, and never touches /etc/cdi"),
+    [O_SWARM_RESOURCES] =
+        CTK_OPTIONAL("swarm-resources", "KIND",
+                     "also write Docker Swarm's node-generic-resources: one KIND=ID entry per GPU or "
+                     "partition found (KIND: AMD_GPU by default), replacing the entries of that kind only; "
+                     "with --remove, remove them.  dockerd reads them only when it starts"),
+    [O_SWARM_IDS] =
+        CTK_VALUE("swarm-resource-ids", "F",
+                  "uuid (the default: 0x<UUID>, and 0x<UUID>:<N> for partition N of a GPU; unique in a cluster, "
+                  "stable over reboots) or index (gpu<N>, the index as in gpu list)"),
+    [O_SWARM_REFRESH] = CTK_FLAG(
+        "swarm-refresh", "rewrite the entries that --swarm-resources wrote last, from the GPUs found now (after a "
+                         "repartition), unless they were changed since; for the refresh service"),
+    [O_DRY_RUN] = CTK_FLAG("dry-run", "print the resulting file instead of writing it; writes nothing"),
+    {0},
+};
 
-int ctk_runtime_configure_parse(int argc, char **argv, struct configure_opts *o)
+int ctk_runtime_configure_parse(const struct ctk_cmdline *cl, struct configure_opts *o)
 {
-        for (int i = 1; i < argc; i++) {
-                const char *a = argv[i], *v = NULL;
-                const char **slot = NULL;
-                bool to_args = false; /* --runtime-arg: one more of the runtime's arguments */
-                int b = bool_option(a, &v);
-                if (b >= 0) {
-                        if (bool_value(a, v, (bool *)((char *)o + bool_options[b].offset)) < 0)
-                                return 2;
-                        continue;
-                }
-                if (match(a, "swarm-resources", &v)) {
-                        /* its value only as --swarm-resources=KIND */
-                        o->swarm_kind = v != NULL ? v : DEFAULT_SWARM_KIND;
-                        continue;
-                }
-                if (match(a, "runtime", &v))
-                        slot = &o->runtime;
-                else if (match(a, "config-path", &v)) {
-                        slot = &o->config_path;
-                        o->config_path_given = true;
-                } else if (match(a, "containerd-config", &v))
-                        slot = &o->containerd_config;
-                else if (match(a, "containerd-version", &v))
-                        slot = &o->containerd_version_text;
-                else if (match(a, "swarm-resource-ids", &v))
-                        slot = &o->swarm_ids;
-                else if (match(a, "runtime-path", &v)) {
-                        slot = &o->runtime_path;
-                        o->runtime_path_given = true;
-                } else if (match(a, "runtime-arg", &v)) {
-                        to_args = true;
-                } else {
-                        fprintf(stderr,
-                                a[0] == '-' ? "amd-ctk: runtime configure: unknown option '%s'\n\n%s"
-                                            : "amd-ctk: runtime configure: unexpected argument '%s'\n\n%s",
-                                a, ctk_runtime_configure_usage);
-                        return 2;
-                }
-                if (v == NULL) {
-                        if (i + 1 >= argc) {
-                                fprintf(stderr, "amd-ctk: runtime configure: option %s needs a value\n", a);
-                                return 2;
-                        }
-                        v = argv[++i];
-                }
-                if (!to_args)
-                        *slot = v;
-                else if (ctk_strv_push(&o->args, v) < 0) {
-                        fputs("amd-ctk: out of memory\n", stderr);
-                        return 1;
-                }
-        }
+        const struct ctk_optval *v = cl->opt;
+        if (v[O_RUNTIME].value != NULL)
+                o->runtime = v[O_RUNTIME].value;
+        if (v[O_CONFIG_PATH].value != NULL)
+                o->config_path = v[O_CONFIG_PATH].value;
+        o->config_path_given = v[O_CONFIG_PATH].count > 0;
+        o->containerd_config = v[O_CONTAINERD_CONFIG].value;
+        o->containerd_version_text = v[O_CONTAINERD_VERSION].value;
+        if (v[O_RUNTIME_PATH].value != NULL)
+                o->runtime_path = v[O_RUNTIME_PATH].value;
+        o->runtime_path_given = v[O_RUNTIME_PATH].count > 0;
+        for (size_t i = 0; i < v[O_RUNTIME_ARG].values.n; i++)
+                if (ctk_strv_push(&o->args, v[O_RUNTIME_ARG].values.v[i]) < 0)
+                        return ctk_cmdline_fail(cl, "out of memory");
+        o->cdi = v[O_CDI].on;
+        o->no_cdi = v[O_NO_CDI].on;
+        o->set_default = v[O_SET_DEFAULT].on;
+        o->unset_default = v[O_UNSET_DEFAULT].on;
+        o->remove = v[O_REMOVE].on;
+        if (v[O_SWARM_RESOURCES].on)
+                o->swarm_kind = v[O_SWARM_RESOURCES].value != NULL ? v[O_SWARM_RESOURCES].value : DEFAULT_SWARM_KIND;
+        o->swarm_ids = v[O_SWARM_IDS].value;
+        o->swarm_refresh = v[O_SWARM_REFRESH].on;
+        o->dry_run = v[O_DRY_RUN].on;
         return 0;
 }
 
@@ -182,34 +115,37 @@ static const char *check_swarm(const struct configure_opts *o)
         if (!docker)
                 return "--swarm-resources applies to docker only (Swarm reads node-generic-resources from "
                        "daemon.json)";
-        if (!ctk_config_kind_valid(o->swarm_kind))
-                return "--swarm-resources=KIND: KIND is letters, digits, '_', '-' and '.' (e.g. AMD_GPU)";
         if (o->unset_default)
                 return "--swarm-resources goes with adding or --remove, not with --unset-as-default";
         if (o->swarm_ids != NULL && o->remove)
                 return "--swarm-resource-ids only applies when adding the entries (not with --remove)";
-        if (o->swarm_ids != NULL && strcmp(o->swarm_ids, "uuid") != 0 && strcmp(o->swarm_ids, "index") != 0)
-                return "--swarm-resource-ids is uuid or index";
         return NULL;
 }
 
-int ctk_runtime_configure_check(const struct configure_opts *o)
+int ctk_runtime_configure_check(const struct ctk_cmdline *cl, const struct configure_opts *o)
 {
         const char *msg = NULL;
         bool docker = strcmp(o->runtime, "docker") == 0, containerd = strcmp(o->runtime, "containerd") == 0;
-        if (!docker && !containerd && strcmp(o->runtime, "podman") != 0 && strcmp(o->runtime, "crio") != 0) {
-                fprintf(stderr, "amd-ctk: unsupported runtime engine: %s (docker, containerd, podman or crio)\n",
-                        o->runtime);
-                return 1;
-        }
+        if (!docker && !containerd && strcmp(o->runtime, "podman") != 0 && strcmp(o->runtime, "crio") != 0)
+                return ctk_cmdline_bad_value(cl, "--runtime", o->runtime, "docker, containerd, podman or crio");
+        if (o->containerd_version_text != NULL && strcmp(o->containerd_version_text, "2") != 0 &&
+            strcmp(o->containerd_version_text, "3") != 0)
+                return ctk_cmdline_bad_value(cl, "--containerd-version", o->containerd_version_text,
+                                             "2 for containerd 1.x, 3 for containerd 2.x");
+        if (o->swarm_kind != NULL && !ctk_config_kind_valid(o->swarm_kind))
+                return ctk_cmdline_bad_value(cl, "--swarm-resources", o->swarm_kind,
+                                             "a kind of letters, digits, '_', '-' and '.', e.g. AMD_GPU");
+        if (o->swarm_ids != NULL && strcmp(o->swarm_ids, "uuid") != 0 && strcmp(o->swarm_ids, "index") != 0)
+                return ctk_cmdline_bad_value(cl, "--swarm-resource-ids", o->swarm_ids, "uuid or index");
+        if (o->config_path[0] == '\0')
+                return ctk_cmdline_bad_value(cl, "--config-path", "", "a file name");
+        if (o->runtime_path[0] == '\0')
+                return ctk_cmdline_bad_value(cl, "--runtime-path", "", "a program");
         if (!docker && (o->args.n > 0 || o->cdi || o->no_cdi))
                 msg =
                     "--runtime-arg, --cdi and --no-cdi apply to docker only (containerd's drop-in always enables CDI)";
         else if (!containerd && (o->containerd_config != NULL || o->containerd_version_text != NULL))
                 msg = "--containerd-config and --containerd-version apply to containerd only";
-        else if (o->containerd_version_text != NULL && strcmp(o->containerd_version_text, "2") != 0 &&
-                 strcmp(o->containerd_version_text, "3") != 0)
-                msg = "--containerd-version is 2 (containerd 1.x) or 3 (containerd 2.x)";
         else if (o->set_default && o->unset_default)
                 msg = "both set and unset as default cannot be used at the same time";
         else if (o->remove && (o->set_default || o->unset_default))
@@ -221,15 +157,7 @@ int ctk_runtime_configure_check(const struct configure_opts *o)
                 msg = "--cdi and --no-cdi cannot be used at the same time";
         else if ((o->cdi || o->no_cdi) && (o->remove || o->unset_default))
                 msg = "--cdi and --no-cdi only apply when adding the runtime (not with --remove or --unset-as-default)";
-        else if (o->config_path[0] == '\0')
-                msg = "--config-path must not be empty";
-        else if (o->runtime_path[0] == '\0')
-                msg = "--runtime-path must not be empty";
         else
                 msg = check_swarm(o);
-        if (msg != NULL) {
-                fprintf(stderr, "amd-ctk: %s\n", msg);
-                return 1;
-        }
-        return 0;
+        return msg != NULL ? ctk_cmdline_fail(cl, "%s", msg) : 0;
 }

@@ -31,9 +31,9 @@ static int record_path(struct ctk_cli *cli, struct swarm_plan *p, struct ctk_err
 {
         if (p->record != NULL)
                 return 0;
-        if (ctk_cli_config(cli, &p->cfg, err) < 0)
+        if (ctk_cli_config(cli, &p->cfg, err) < 0 || ctk_cli_state_dir(cli, &p->state_dir, err) < 0)
                 return -1;
-        if (asprintf(&p->record, "%s/" RECORD_NAME, p->cfg->state_dir) < 0) {
+        if (asprintf(&p->record, "%s/" RECORD_NAME, p->state_dir) < 0) {
                 p->record = NULL;
                 return ctk_error_set(err, ENOMEM, "out of memory");
         }
@@ -50,7 +50,7 @@ static int bad_record(const char *path, const char *what, struct ctk_error **err
  * directory that not every user may write to (as the tracker's state). */
 static int check_dir(const struct swarm_plan *p, bool missing_ok, struct ctk_error **err)
 {
-        if (ctk_tracker_dir_check(p->cfg->state_dir, err) == 0)
+        if (ctk_tracker_dir_check(p->state_dir, err) == 0)
                 return 0;
         if (missing_ok && (*err)->code == ENOENT) {
                 ctk_error_free(ctk_steal(err));
@@ -168,7 +168,7 @@ int ctk_runtime_swarm_record(const struct configure_opts *o, const struct swarm_
 {
         if (o->remove) {
                 /* only a record of this file and kind */
-                struct swarm_plan r = {.record = strdup(p->record), .cfg = p->cfg};
+                struct swarm_plan r = {.record = strdup(p->record), .cfg = p->cfg, .state_dir = p->state_dir};
                 bool found = false;
                 _cleanup_free_ char *abs = absolute(path);
                 if (r.record == NULL || abs == NULL || read_record(&r, &found, err) < 0) {

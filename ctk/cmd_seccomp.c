@@ -14,31 +14,6 @@
 #include "core/json/json.h"
 #include "core/oci/oci.h"
 
-static const char seccomp_usage[] =
-    "Usage: amd-ctk seccomp COMMAND [options]\n"
-    "\n"
-    "Commands:\n"
-    "   profile   print a Docker seccomp profile that allows NUMA memory-policy calls\n";
-
-static const char profile_usage[] = "Usage: amd-ctk seccomp profile [--base FILE]\n"
-                                    "\n"
-                                    "Prints a Docker seccomp profile (JSON) that keeps every rule of the base profile\n"
-                                    "and adds one rule allowing get_mempolicy, mbind, set_mempolicy and\n"
-                                    "set_mempolicy_home_node, which Docker's default profile grants only to\n"
-                                    "containers with CAP_SYS_NICE and which NUMA-aware GPU code needs. Use it instead\n"
-                                    "of '--security-opt seccomp=unconfined':\n"
-                                    "\n"
-                                    "   amd-ctk seccomp profile > /etc/docker/seccomp-amd.json\n"
-                                    "   docker run --security-opt seccomp=/etc/docker/seccomp-amd.json ...\n"
-                                    "\n"
-                                    "amd-container-runtime makes the same change by itself for containers that get\n"
-                                    "GPUs (config key seccomp-numa), so this command is for setups without it.\n"
-                                    "\n"
-                                    "Options:\n"
-                                    "   --base FILE   start from this Docker seccomp profile ('-' reads stdin)\n"
-                                    "                 instead of Docker's default profile\n"
-                                    "   --help, -h    show this help\n";
-
 static int load_base(const char *path, json_t **out, struct ctk_error **err)
 {
         bool is_stdin = strcmp(path, "-") == 0;
@@ -58,32 +33,12 @@ static int load_base(const char *path, json_t **out, struct ctk_error **err)
         return 0;
 }
 
-static int run_profile(int argc, char **argv)
+static int run_profile(void *ctx, const struct ctk_cmdline *cl)
 {
-        if (ctk_cli_wants_help(argc, argv)) {
-                fputs(profile_usage, stdout);
-                return 0;
-        }
-        const char *base = NULL;
-        for (int i = 1; i < argc; i++) {
-                if (strcmp(argv[i], "--base") == 0 && i + 1 < argc) {
-                        base = argv[++i];
-                } else if (strncmp(argv[i], "--base=", 7) == 0) {
-                        base = argv[i] + 7;
-                } else {
-                        fprintf(stderr,
-                                strcmp(argv[i], "--base") == 0
-                                    ? "amd-ctk: seccomp profile: option %s needs a file name\n"
-                                    : "amd-ctk: seccomp profile: unexpected argument '%s'\n"
-                                      "Run 'amd-ctk seccomp profile --help' for usage.\n",
-                                argv[i]);
-                        return 2;
-                }
-        }
-        if (base != NULL && base[0] == '\0') {
-                fputs("amd-ctk: seccomp profile: --base needs a file name\n", stderr);
-                return 2;
-        }
+        (void)ctx;
+        const char *base = cl->opt[0].value;
+        if (base != NULL && base[0] == '\0')
+                return ctk_cmdline_bad_value(cl, "--base", base, "a file name, or '-' for the standard input");
 
         _cleanup_error_ struct ctk_error *err = NULL;
         _cleanup_json_ json_t *profile = NULL;
@@ -111,18 +66,43 @@ static int run_profile(int argc, char **argv)
         return 0;
 }
 
-static int run_seccomp(struct ctk_cli *cli, int argc, char **argv)
-{
-        (void)cli;
-        if (argc >= 2 && strcmp(argv[1], "profile") == 0)
-                return run_profile(argc - 1, argv + 1);
-        if (argc < 2 || ctk_cli_wants_help(argc, argv)) {
-                fputs(seccomp_usage, argc < 2 ? stderr : stdout);
-                return argc < 2 ? 2 : 0;
-        }
-        fprintf(stderr, "amd-ctk: seccomp: unknown command '%s'\n\n%s", argv[1], seccomp_usage);
-        return 2;
-}
+static const struct ctk_opt profile_opts[] = {
+    CTK_VALUE(
+        "base", "FILE",
+        "start from this Docker seccomp profile ('-' reads the standard input) instead of Docker's default profile"),
+    {0},
+};
 
-CTK_COMMAND(seccomp_command, .name = "seccomp", .summary = "Print a seccomp profile for GPU containers (NUMA calls)",
-            .order = 70, .run = run_seccomp)
+static const struct ctk_cmd seccomp_profile = {
+    .name = "profile",
+    .summary = "print a Docker seccomp profile that allows NUMA memory-policy calls",
+    .description = "Prints a Docker seccomp profile (JSON) that keeps every rule of the base profile and adds "
+                   "one rule allowing get_mempolicy, mbind, set_mempolicy and set_mempolicy_home_node, which "
+                   "Docker's default profile grants only to containers with CAP_SYS_NICE and which NUMA-aware "
+                   "GPU code needs.  Use it instead of '--security-opt seccomp=unconfined':\n"
+                   "\n"
+                   "    amd-ctk seccomp profile > /etc/docker/seccomp-amd.json\n"
+                   "    docker run --security-opt seccomp=/etc/docker/seccomp-amd.json ...\n"
+                   "\n"
+                   "amd-container-runtime makes the same change by itself for containers that get GPUs (config "
+                   "key seccomp-numa), so this command is for setups without it.  A base profile that already "
+                   "allows the calls is printed unchanged, with a note on standard error.",
+    .opts = profile_opts,
+    .run = run_profile,
+    .files = "FILE\tthe base profile of --base, read only; without it, the profile is built in",
+    .examples = "From a profile of your own:\n"
+                "\n"
+                "    amd-ctk seccomp profile --base my-profile.json > seccomp-amd.json",
+    .see_also = "docker-run(1)",
+};
+
+static const struct ctk_cmd *const seccomp_subs[] = {&seccomp_profile, NULL};
+
+const struct ctk_cmd ctk_cmd_seccomp = {
+    .name = "seccomp",
+    .summary = "Print a seccomp profile for GPU containers (NUMA calls)",
+    .description = "Seccomp profiles for GPU containers run without amd-container-runtime.",
+    .subs = seccomp_subs,
+    .files = "-",
+    .examples = "    amd-ctk seccomp profile > /etc/docker/seccomp-amd.json",
+};

@@ -20,65 +20,6 @@
 #include "core/tracker/tracker.h"
 #include "tracker_print.h"
 
-static const char usage_text[] =
-    "NAME:\n"
-    "   AMD Container Toolkit CLI gpu-tracker - GPU Tracker related commands\n"
-    "\n"
-    "USAGE:\n"
-    "   amd-ctk gpu-tracker [gpu-ids] [accessibility]\n"
-    "\n"
-    "     Arguments:\n"
-    "       gpu-ids        Comma-separated list of GPU IDs (comma separated list, range operator, all)\n"
-    "       accessibility  Must be either 'exclusive' or 'shared'\n"
-    "\n"
-    "     Examples:\n"
-    "       amd-ctk gpu-tracker 0,1,2 exclusive\n"
-    "       amd-ctk gpu-tracker 0,1-2 shared\n"
-    "       amd-ctk gpu-tracker all shared\n"
-    "\n"
-    "   OR\n"
-    "\n"
-    "   amd-ctk gpu-tracker [command] [options]\n"
-    "\n"
-    "COMMANDS:\n"
-    "   disable  Disable the GPU Tracker\n"
-    "   enable   Enable the GPU Tracker\n"
-    "   reset    Reset the GPU Tracker\n"
-    "   status   Show Status of GPUs\n"
-    "   help, h  Shows a list of commands or help for one command\n"
-    "\n"
-    "OPTIONS:\n"
-    "   --help, -h  show help\n";
-
-struct subcommand {
-        const char *name;
-        const char *summary;
-        const char *options; /* extra option lines for the help, or NULL */
-        int (*run)(struct ctk_cli *cli, int argc, char **argv);
-        bool hidden;
-};
-
-static const struct subcommand *find_sub(const char *name);
-
-static void sub_usage(FILE *f, const struct subcommand *s)
-{
-        fprintf(f,
-                "NAME:\n"
-                "   AMD Container Toolkit CLI gpu-tracker %s - %s\n"
-                "\n"
-                "USAGE:\n"
-                "   amd-ctk gpu-tracker %s%s\n"
-                "\n"
-                "OPTIONS:\n"
-                "%s"
-                "   --help, -h  show help\n",
-                s->name, s->summary, s->name,
-                strcmp(s->name, "status") == 0    ? " [--json]"
-                : strcmp(s->name, "release") == 0 ? " [container-id]"
-                                                  : "",
-                s->options ? s->options : "");
-}
-
 /* Errors the documentation shows verbatim are printed as they are; others
  * get the usual "amd-ctk: " prefix. */
 int ctk_cli_tracker_fail(struct ctk_cli *cli, struct ctk_tracker *t, const struct ctk_error *err)
@@ -103,11 +44,17 @@ int ctk_cli_tracker_fail(struct ctk_cli *cli, struct ctk_tracker *t, const struc
 
 int ctk_cli_tracker_open(struct ctk_cli *cli, struct ctk_tracker **t, struct ctk_error **err)
 {
-        const struct ctk_config *cfg;
-        if (ctk_cli_config(cli, &cfg, err) < 0)
+        struct ctk_tracker_opts o = {0};
+        if (ctk_cli_state_dir(cli, &o.state_dir, err) < 0)
                 return -1;
-        struct ctk_tracker_opts o = {.state_dir = cfg->state_dir};
         return ctk_tracker_new(&o, t, err);
+}
+
+int ctk_cli_tracker_root(const struct ctk_cmdline *cl)
+{
+        if (geteuid() == 0)
+                return 0;
+        return ctk_cmdline_fail(cl, "permission denied: the GPU Tracker needs root");
 }
 
 int ctk_cli_tracker_discover(struct ctk_cli *cli, struct ctk_gpu_list *gpus, struct ctk_error **err)
@@ -128,18 +75,10 @@ int ctk_cli_tracker_print(const char *text)
         return 0;
 }
 
-static int no_arguments(const struct subcommand *s, int argc, char **argv)
+static int run_enable(void *ctx, const struct ctk_cmdline *cl)
 {
-        if (argc <= 1)
-                return 0;
-        fprintf(stderr, "amd-ctk: gpu-tracker %s: unexpected argument '%s'\n\n", s->name, argv[1]);
-        sub_usage(stderr, s);
-        return 2;
-}
-
-static int run_enable(struct ctk_cli *cli, int argc, char **argv)
-{
-        int rc = no_arguments(find_sub("enable"), argc, argv);
+        struct ctk_cli *cli = ctx;
+        int rc = ctk_cli_tracker_root(cl);
         if (rc != 0)
                 return rc;
         _cleanup_error_ struct ctk_error *err = NULL;
@@ -155,9 +94,10 @@ static int run_enable(struct ctk_cli *cli, int argc, char **argv)
         return ctk_cli_tracker_print(changed ? "GPU Tracker has been enabled\n" : "GPU Tracker is already enabled\n");
 }
 
-static int run_disable(struct ctk_cli *cli, int argc, char **argv)
+static int run_disable(void *ctx, const struct ctk_cmdline *cl)
 {
-        int rc = no_arguments(find_sub("disable"), argc, argv);
+        struct ctk_cli *cli = ctx;
+        int rc = ctk_cli_tracker_root(cl);
         if (rc != 0)
                 return rc;
         _cleanup_error_ struct ctk_error *err = NULL;
@@ -168,9 +108,10 @@ static int run_disable(struct ctk_cli *cli, int argc, char **argv)
         return ctk_cli_tracker_print(changed ? "GPU Tracker has been disabled\n" : "GPU Tracker is already disabled\n");
 }
 
-static int run_reset(struct ctk_cli *cli, int argc, char **argv)
+static int run_reset(void *ctx, const struct ctk_cmdline *cl)
 {
-        int rc = no_arguments(find_sub("reset"), argc, argv);
+        struct ctk_cli *cli = ctx;
+        int rc = ctk_cli_tracker_root(cl);
         if (rc != 0)
                 return rc;
         _cleanup_error_ struct ctk_error *err = NULL, *discover_err = NULL;
@@ -190,14 +131,13 @@ static int run_reset(struct ctk_cli *cli, int argc, char **argv)
                         : "GPU Tracker has been reset\n");
 }
 
-static int run_status(struct ctk_cli *cli, int argc, char **argv)
+static int run_status(void *ctx, const struct ctk_cmdline *cl)
 {
-        bool json = false;
-        for (int i = 1; i < argc; i++) {
-                if (strcmp(argv[i], "--json") != 0)
-                        return no_arguments(find_sub("status"), 2, (char *[]){argv[0], argv[i], NULL});
-                json = true;
-        }
+        struct ctk_cli *cli = ctx;
+        bool json = cl->opt[0].on;
+        int rc = ctk_cli_tracker_root(cl);
+        if (rc != 0)
+                return rc;
         _cleanup_error_ struct ctk_error *err = NULL;
         _cleanup_tracker_ struct ctk_tracker *t = NULL;
         _cleanup_gpu_list_ struct ctk_gpu_list gpus = {0};
@@ -237,13 +177,15 @@ static char *id_from_stdin(struct ctk_error **err)
         return strdup(id);
 }
 
-static int run_release(struct ctk_cli *cli, int argc, char **argv)
+static int run_release(void *ctx, const struct ctk_cmdline *cl)
 {
-        if (argc > 2)
-                return no_arguments(find_sub("release"), 2, (char *[]){argv[0], argv[2], NULL});
+        struct ctk_cli *cli = ctx;
+        int rc = ctk_cli_tracker_root(cl);
+        if (rc != 0)
+                return rc;
         _cleanup_error_ struct ctk_error *err = NULL;
         _cleanup_tracker_ struct ctk_tracker *t = NULL;
-        _cleanup_free_ char *id = argc == 2 ? strdup(argv[1]) : id_from_stdin(&err);
+        _cleanup_free_ char *id = cl->nargs == 1 ? strdup(cl->args[0]) : id_from_stdin(&err);
         if (id == NULL)
                 return ctk_cli_tracker_fail(cli, t, err);
         if (ctk_cli_tracker_open(cli, &t, &err) < 0)
@@ -260,9 +202,10 @@ static int run_release(struct ctk_cli *cli, int argc, char **argv)
         return 0;
 }
 
-static int run_init(struct ctk_cli *cli, int argc, char **argv)
+static int run_init(void *ctx, const struct ctk_cmdline *cl)
 {
-        int rc = no_arguments(find_sub("init"), argc, argv);
+        struct ctk_cli *cli = ctx;
+        int rc = ctk_cli_tracker_root(cl);
         if (rc != 0)
                 return rc;
         _cleanup_error_ struct ctk_error *err = NULL;
@@ -272,55 +215,118 @@ static int run_init(struct ctk_cli *cli, int argc, char **argv)
         return 0;
 }
 
-static const struct subcommand subcommands[] = {
-    {"disable", "Disable the GPU Tracker", NULL, run_disable, false},
-    {"enable", "Enable the GPU Tracker", NULL, run_enable, false},
-    {"reset", "Reset the GPU Tracker", NULL, run_reset, false},
-    {"status", "Show Status of GPUs", "   --json      print the status as JSON\n", run_status, false},
-    {"init", "Initialize the GPU Tracker", NULL, run_init, true},
-    {"release", "Release GPUs used by a container", NULL, run_release, true},
+#define STATE_FILES                                                                                                    \
+        CTK_TRACKER_DEFAULT_STATE_DIR                                                                                  \
+        "/gpu-tracker.json\tthe GPU Tracker's state (config key state-dir)\n" CTK_TRACKER_DEFAULT_STATE_DIR            \
+        "/gpu-tracker.lock\tits lock"
+
+static const struct ctk_cmd tracker_disable = {
+    .name = "disable",
+    .summary = "Disable the GPU Tracker",
+    .description = "Stops tracking: containers started from now on get their GPUs without being recorded, and the "
+                   "state of the GPUs is forgotten (enabling the tracker again starts afresh).",
+    .run = run_disable,
+    .files = STATE_FILES,
+    .examples = "    sudo amd-ctk gpu-tracker disable",
 };
 
-static const struct subcommand *find_sub(const char *name)
-{
-        for (size_t i = 0; i < sizeof(subcommands) / sizeof(subcommands[0]); i++)
-                if (strcmp(subcommands[i].name, name) == 0)
-                        return &subcommands[i];
-        return NULL;
-}
+static const struct ctk_cmd tracker_enable = {
+    .name = "enable",
+    .summary = "Enable the GPU Tracker",
+    .description = "Starts tracking which containers use which GPUs, with every GPU shared: containers started "
+                   "with AMD_VISIBLE_DEVICES (or DOCKER_RESOURCE_*) from now on are recorded, and a GPU made "
+                   "exclusive is given to one container at a time.",
+    .run = run_enable,
+    .files = STATE_FILES,
+    .examples = "    sudo amd-ctk gpu-tracker enable",
+};
 
-static bool is_root(void)
-{
-        return geteuid() == 0;
-}
+static const struct ctk_cmd tracker_reset = {
+    .name = "reset",
+    .summary = "Reset the GPU Tracker",
+    .description = "Forgets which containers use which GPUs and makes every GPU shared; an enabled tracker stays "
+                   "enabled.  Needed after a GPU was repartitioned while the tracker was enabled ('GPUs info is "
+                   "invalid. Please reset GPU Tracker.'), and repairs a damaged state file.",
+    .run = run_reset,
+    .files = STATE_FILES,
+    .examples = "    sudo amd-ctk gpu-tracker reset",
+};
 
-static int run_gpu_tracker(struct ctk_cli *cli, int argc, char **argv)
-{
-        if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
-                fputs(usage_text, stdout);
-                return 0;
-        }
-        if (strcmp(argv[1], "help") == 0 || strcmp(argv[1], "h") == 0) {
-                const struct subcommand *s = argc > 2 ? find_sub(argv[2]) : NULL;
-                if (s != NULL)
-                        sub_usage(stdout, s);
-                else
-                        fputs(usage_text, stdout);
-                return 0;
-        }
-        const struct subcommand *s = find_sub(argv[1]);
-        if (s != NULL && ctk_cli_wants_help(argc - 1, argv + 1)) {
-                sub_usage(stdout, s);
-                return 0;
-        }
-        if (!is_root()) {
-                fputs("Permission denied: Not running as root\n", stderr);
-                return 1;
-        }
-        if (s != NULL)
-                return s->run(cli, argc - 1, argv + 1);
-        return ctk_cli_tracker_access_main(cli, argc, argv);
-}
+static const struct ctk_opt status_opts[] = {CTK_FLAG("json", "print the status as JSON"), {0}};
 
-CTK_COMMAND(gpu_tracker_command, .name = "gpu-tracker", .summary = "GPU Tracker related commands", .order = 50,
-            .run = run_gpu_tracker)
+static const struct ctk_cmd tracker_status = {
+    .name = "status",
+    .summary = "Show Status of GPUs",
+    .description = "Prints each GPU's index, UUID, accessibility (Shared or Exclusive) and the containers using "
+                   "it, or 'GPU Tracker is disabled'.  Container ids longer than the table's last column (Docker's "
+                   "64 hexadecimal digits) are shown by their first 12 characters, as 'docker ps' shows them; "
+                   "--json gives them whole.  Containers that no longer exist are not shown.  Reads the state, "
+                   "changes nothing.",
+    .opts = status_opts,
+    .run = run_status,
+    .exit_status = "1\tthe state cannot be read, or the GPUs changed since the tracker was enabled ('GPUs info is "
+                   "invalid. Please reset GPU Tracker.')",
+    .files = STATE_FILES,
+    .examples = "    amd-ctk gpu-tracker status\n"
+                "    amd-ctk gpu-tracker status --json | jq '.gpus[] | select(.accessibility == \"exclusive\")'",
+};
+
+static const struct ctk_cmd tracker_init = {
+    .name = "init",
+    .summary = "Initialize the GPU Tracker",
+    .description = "Writes a disabled tracker's state if there is none (the package's installation runs it).",
+    .run = run_init,
+    .hidden = true,
+};
+
+static const struct ctk_cmd tracker_release = {
+    .name = "release",
+    .summary = "Release GPUs used by a container",
+    .args = "[container-id]",
+    .max_args = 1,
+    .description = "Releases the GPUs of a container: runc's poststop hook, with the container's OCI state on the "
+                   "standard input when no id is given.",
+    .run = run_release,
+    .hidden = true,
+};
+
+static const struct ctk_cmd *const tracker_subs[] = {
+    &tracker_disable, &tracker_enable, &tracker_reset, &tracker_status, &tracker_init, &tracker_release, NULL,
+};
+
+const struct ctk_cmd ctk_cmd_gpu_tracker = {
+    .name = "gpu-tracker",
+    .summary = "GPU Tracker related commands",
+    .help_name = "AMD Container Toolkit CLI gpu-tracker",
+    .usage = "amd-ctk gpu-tracker [gpu-ids] [accessibility]\n"
+             "\n"
+             "  Arguments:\n"
+             "    gpu-ids        Comma-separated list of GPU IDs (comma separated list, range operator, all)\n"
+             "    accessibility  Must be either 'exclusive' or 'shared'\n"
+             "\n"
+             "  Examples:\n"
+             "    amd-ctk gpu-tracker 0,1,2 exclusive\n"
+             "    amd-ctk gpu-tracker 0,1-2 shared\n"
+             "    amd-ctk gpu-tracker all shared\n"
+             "\n"
+             "OR\n"
+             "\n"
+             "amd-ctk gpu-tracker [command] [options]",
+    .args = "gpu-ids accessibility",
+    .min_args = 2,
+    .max_args = 2,
+    .details = "The GPU Tracker records which containers use which GPUs, for containers that get GPUs through "
+               "amd-container-runtime, and can make a GPU exclusive: given to at most one container at a time.  "
+               "It is disabled until enabled.  A GPU is made exclusive only while at most one container uses it.  "
+               "GPU ids are indices as 'amd-ctk gpu list' shows them, ranges (1-3), all, or the CDI names of "
+               "this host's spec (amd.com/gpu=0).  Every gpu-tracker command but --help needs root.",
+    .subs = tracker_subs,
+    .run = ctk_cli_tracker_access_main,
+    .exit_status = "1\tnot root, an unknown GPU, an accessibility other than exclusive or shared, or the state "
+                   "cannot be read or written",
+    .files = STATE_FILES,
+    .examples = "    sudo amd-ctk gpu-tracker enable\n"
+                "    sudo amd-ctk gpu-tracker 1-3 exclusive\n"
+                "    amd-ctk gpu-tracker status",
+    .see_also = "amd-container-runtime(1)",
+};

@@ -9,8 +9,10 @@
 #include "core/device/device.h"
 #include "core/tracker/tracker.h"
 
-/* `amd-ctk gpu-tracker IDS exclusive|shared` (argv[0] is the command); returns the exit status. */
-int ctk_cli_tracker_access_main(struct ctk_cli *cli, int argc, char **argv);
+/* `amd-ctk gpu-tracker IDS exclusive|shared` (ctx: the struct ctk_cli); returns the exit status. */
+int ctk_cli_tracker_access_main(void *ctx, const struct ctk_cmdline *cl);
+/* 0 when running as root, else the one line saying so and 1. */
+int ctk_cli_tracker_root(const struct ctk_cmdline *cl);
 
 /* Prints err (the documentation's verbatim lines as they are, with --debug why the state is
  * stale) and returns the exit status 1. */

@@ -87,27 +87,20 @@ static char *access_message(const struct ctk_tracker_access_result *r, enum ctk_
         return buf;
 }
 
-int ctk_cli_tracker_access_main(struct ctk_cli *cli, int argc, char **argv)
+int ctk_cli_tracker_access_main(void *ctx, const struct ctk_cmdline *cl)
 {
-        if (argc < 3) {
-                fputs("Error: Missing arguments. Usage: gpu-tracker <gpu_ids> <operation>\n", stderr);
-                return 1;
-        }
-        if (argc > 3) {
-                fprintf(stderr, "Error: Too many arguments ('%s'). Usage: gpu-tracker <gpu_ids> <operation>\n",
-                        argv[3]);
-                return 1;
-        }
-        const char *ids = argv[1], *op = argv[2];
+        struct ctk_cli *cli = ctx;
+        const char *ids = cl->args[0], *op = cl->args[1];
         enum ctk_tracker_access access;
-        if (strcmp(op, "exclusive") == 0) {
+        if (strcmp(op, "exclusive") == 0)
                 access = CTK_TRACKER_EXCLUSIVE;
-        } else if (strcmp(op, "shared") == 0) {
+        else if (strcmp(op, "shared") == 0)
                 access = CTK_TRACKER_SHARED;
-        } else {
-                fputs("Error: Invalid operation. Must be 'exclusive' or 'shared'\n", stderr);
-                return 1;
-        }
+        else
+                return ctk_cmdline_bad_value(cl, "accessibility", op, "exclusive or shared");
+        int rc = ctk_cli_tracker_root(cl);
+        if (rc != 0)
+                return rc;
         _cleanup_error_ struct ctk_error *err = NULL;
         _cleanup_tracker_ struct ctk_tracker *t = NULL;
         _cleanup_gpu_list_ struct ctk_gpu_list gpus = {0};
@@ -120,10 +113,8 @@ int ctk_cli_tracker_access_main(struct ctk_cli *cli, int argc, char **argv)
                 return ctk_cli_tracker_print("GPU Tracker is disabled\n");
         if (ctk_cli_tracker_discover(cli, &gpus, &err) < 0 || parse_ids(ids, &gpus, &sel, &err) < 0)
                 return ctk_cli_tracker_fail(cli, t, err);
-        if (sel.kind == CTK_SELECT_UNSET) {
-                fprintf(stderr, "amd-ctk: gpu-tracker: no GPU ids given in '%s' (for example 0,1-2 or all)\n", ids);
-                return 1;
-        }
+        if (sel.kind == CTK_SELECT_UNSET)
+                return ctk_cmdline_bad_value(cl, "gpu-ids", ids, "GPU ids, for example 0,1-2 or all");
         if (ctk_tracker_set_access(t, &gpus, sel.idx, sel.n, access, &res, &err) < 0)
                 return ctk_cli_tracker_fail(cli, t, err);
         if (!res.enabled)

@@ -1,21 +1,23 @@
-/* amd-ctk version */
+/* amd-ctk version (and amd-ctk --version) */
 #include <stdio.h>
 
 #include "cli.h"
 
-static int run_version(struct ctk_cli *cli, int argc, char **argv)
+static int run_version(void *ctx, const struct ctk_cmdline *cl)
 {
-        (void)cli;
-        if (ctk_cli_wants_help(argc, argv)) {
-                puts("Usage: amd-ctk version\n\nShow the version, build date and commit of amd-ctk.");
-                return 0;
-        }
-        if (argc > 1) {
-                fprintf(stderr, "amd-ctk: version takes no arguments (got '%s')\n", argv[1]);
-                return 2;
-        }
-        printf("Version: %s\nBuild Date: %s\nGitCommit: %s\n", CTK_VERSION, CTK_BUILD_DATE, CTK_GIT_COMMIT);
+        (void)ctx;
+        (void)cl;
+        ctk_cmdline_print_version();
         return 0;
 }
 
-CTK_COMMAND(version_command, .name = "version", .summary = "Show the version", .order = 0, .run = run_version)
+const struct ctk_cmd ctk_cmd_version = {
+    .name = "version",
+    .summary = "Show the version",
+    .description = "Prints the version of amd-ctk (git's description of the source tree it was built from: "
+                   "\"-dirty\" when that tree had changes not committed), the date of the build and the commit. "
+                   "'amd-ctk --version' prints the same.",
+    .run = run_version,
+    .files = "-",
+    .examples = "    amd-ctk version",
+};

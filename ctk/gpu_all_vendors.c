@@ -10,6 +10,7 @@
 #include "core/json/json.h"
 #include "core/device/device.h"
 #include "gpu_list.h"
+#include "table.h"
 
 struct row {
         const struct ctk_pci_display *d;
@@ -110,28 +111,18 @@ static int print_table(const struct row *rows, size_t n)
 {
         static const char *const head[NCOLS] = {"PCI Address", "Vendor",         "Device",     "Class",
                                                 "Driver",      "AMD-manageable", "DRM Devices"};
+        static const size_t width[NCOLS] = {0};
         char **cells = calloc((n + 1) * NCOLS, sizeof(*cells));
         int rc = cells != NULL ? 0 : -1;
-        size_t width[NCOLS];
-        for (size_t c = 0; c < NCOLS; c++)
-                width[c] = strlen(head[c]);
-        for (size_t i = 0; rc == 0 && i < n; i++) {
-                rc = row_cells(&rows[i], cells + i * NCOLS);
-                for (size_t c = 0; rc == 0 && c < NCOLS; c++)
-                        if (strlen(cells[i * NCOLS + c]) > width[c])
-                                width[c] = strlen(cells[i * NCOLS + c]);
-        }
+        struct ctk_table t = {.ncols = NCOLS, .head = head, .width = width};
+        for (size_t i = 0; rc == 0 && i < n; i++)
+                if ((rc = row_cells(&rows[i], cells + i * NCOLS)) == 0)
+                        rc = ctk_table_add(&t, (const char *const *)cells + i * NCOLS);
         if (rc == 0) {
                 printf("Found %zu display/accelerator PCI %s\n", n, n == 1 ? "device" : "devices");
-                for (size_t c = 0; c < NCOLS - 1; c++)
-                        printf("%-*s", (int)width[c] + 2, head[c]);
-                printf("%s\n", head[NCOLS - 1]);
-                for (size_t i = 0; i < n; i++) {
-                        for (size_t c = 0; c < NCOLS - 1; c++)
-                                printf("%-*s", (int)width[c] + 2, cells[i * NCOLS + c]);
-                        printf("%s\n", cells[i * NCOLS + NCOLS - 1]);
-                }
+                rc = ctk_table_print(stdout, &t);
         }
+        ctk_table_clear(&t);
         for (size_t i = 0; cells != NULL && i < n * NCOLS; i++)
                 free(cells[i]);
         free(cells);

@@ -1,5 +1,6 @@
-/* amd-ctk: global options and command dispatch. */
+/* amd-ctk: the command tree, the global options and their state. */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,69 +8,23 @@
 #include "backends/open.h"
 #include "cli.h"
 #include "core/base/base.h"
+#include "core/tracker/tracker.h"
 
-#define MAX_COMMANDS 32
+enum { G_ROOT, G_PROFILE, G_CONFIG, G_DEBUG };
 
-static const struct ctk_command *commands[MAX_COMMANDS];
-static size_t ncommands;
-
-void ctk_register_command(const struct ctk_command *cmd)
-{
-        if (ncommands < MAX_COMMANDS)
-                commands[ncommands++] = cmd;
-}
-
-static const struct ctk_command *find_command(const char *name)
-{
-        for (size_t i = 0; i < ncommands; i++)
-                if (strcmp(commands[i]->name, name) == 0)
-                        return commands[i];
-        return NULL;
-}
-
-static int by_order(const void *a, const void *b)
-{
-        const struct ctk_command *x = *(const struct ctk_command *const *)a;
-        const struct ctk_command *y = *(const struct ctk_command *const *)b;
-        return x->order - y->order;
-}
-
-static void usage(FILE *f)
-{
-        // NOLINTNEXTLINE(bugprone-sizeof-expression): an array of pointers
-        qsort(commands, ncommands, sizeof(commands[0]), by_order);
-        fputs("NAME:\n"
-              "   amd-ctk - configure the AMD Container Toolkit\n"
-              "\n"
-              "USAGE:\n"
-              "   amd-ctk [global options] command [options] [arguments]\n"
-              "\n"
-              "COMMANDS:\n",
-              f);
-        for (size_t i = 0; i < ncommands; i++)
-                fprintf(f, "   %-13s%s\n", commands[i]->name, commands[i]->summary);
-        fputs("\n"
-              "GLOBAL OPTIONS:\n"
-              "   --root DIR       read sysfs and /dev below DIR (env AMD_CTK_ROOT; default /)\n"
-              "   --profile FILE   simulate the host described by a profile (env AMD_CTK_PROFILE)\n"
-              "   --config FILE    toolkit configuration (env AMD_CTK_CONFIG;\n"
-              "                    default " CTK_DEFAULT_CONFIG_PATH ")\n"
-              "   --debug, -d      debug output on stderr\n"
-              "   --help, -h       show help\n"
-              "\n"
-              "Run 'amd-ctk COMMAND --help' for the options of a command.\n",
-              f);
-}
+static const struct ctk_opt global_opts[] = {
+    [G_ROOT] = CTK_VALUE("root", "DIR", "read sysfs and /dev below DIR (env AMD_CTK_ROOT; default /)"),
+    [G_PROFILE] = CTK_VALUE("profile", "FILE", "simulate the host a profile describes (env AMD_CTK_PROFILE)"),
+    [G_CONFIG] = CTK_VALUE("config", "FILE",
+                           "the toolkit configuration (env AMD_CTK_CONFIG; default " CTK_DEFAULT_CONFIG_PATH ")"),
+    [G_DEBUG] = CTK_FLAG("debug d", "debug output on standard error"),
+    {0},
+};
 
 int ctk_cli_fail(const struct ctk_error *err)
 {
         fprintf(stderr, "amd-ctk: %s\n", err != NULL ? err->msg : "unknown error");
         return 1;
-}
-
-bool ctk_cli_wants_help(int argc, char **argv)
-{
-        return ctk_argv_wants_help(argc, argv);
 }
 
 int ctk_cli_config(struct ctk_cli *cli, const struct ctk_config **out, struct ctk_error **err)
@@ -84,90 +39,119 @@ int ctk_cli_config(struct ctk_cli *cli, const struct ctk_config **out, struct ct
         return 0;
 }
 
-int ctk_cli_open_backend(struct ctk_cli *cli, struct ctk_backend **out, struct ctk_error **err)
+/* The host's root and profile: the command line's, else the config's. */
+static int host(struct ctk_cli *cli, const char **root, const char **profile, struct ctk_error **err)
 {
-        const char *root = cli->root, *profile = cli->profile;
-        if (root == NULL && profile == NULL) {
+        *root = cli->root;
+        *profile = cli->profile;
+        if (*root == NULL && *profile == NULL) {
                 const struct ctk_config *c;
                 if (ctk_cli_config(cli, &c, err) < 0)
                         return -1;
-                root = c->root;
-                profile = c->profile;
+                *root = c->root;
+                *profile = c->profile;
         }
-        if (root != NULL && profile != NULL)
+        if (*root != NULL && *profile != NULL)
                 return ctk_error_set(err, EINVAL, "--root and --profile cannot be used together");
+        return 0;
+}
+
+int ctk_cli_open_backend(struct ctk_cli *cli, struct ctk_backend **out, struct ctk_error **err)
+{
+        const char *root, *profile;
+        if (host(cli, &root, &profile, err) < 0)
+                return -1;
         return ctk_backend_open(root, profile, out, err);
 }
 
-static int run(int argc, char **argv)
+int ctk_cli_state_dir(struct ctk_cli *cli, const char **out, struct ctk_error **err)
 {
-        struct ctk_cli cli = {0};
-        cli.root = getenv("AMD_CTK_ROOT");
-        cli.profile = getenv("AMD_CTK_PROFILE");
-        cli.config_path = getenv("AMD_CTK_CONFIG");
-        if (cli.root != NULL && cli.root[0] == '\0')
-                cli.root = NULL;
-        if (cli.profile != NULL && cli.profile[0] == '\0')
-                cli.profile = NULL;
-        if (cli.config_path != NULL && cli.config_path[0] == '\0')
-                cli.config_path = NULL;
-
-        int i = 1;
-        for (; i < argc && argv[i][0] == '-'; i++) {
-                bool missing = false;
-                const char *v;
-                if ((v = ctk_argv_option_value(argc, argv, &i, "--root", &missing)) != NULL) {
-                        cli.root = v;
-                        cli.profile = NULL;
-                } else if ((v = ctk_argv_option_value(argc, argv, &i, "--profile", &missing)) != NULL) {
-                        cli.profile = v;
-                        cli.root = NULL;
-                } else if ((v = ctk_argv_option_value(argc, argv, &i, "--config", &missing)) != NULL) {
-                        cli.config_path = v;
-                } else if (missing) {
-                        fprintf(stderr, "amd-ctk: option %s needs a value\n", argv[i]);
-                        return 2;
-                } else if (strcmp(argv[i], "--debug") == 0 || strcmp(argv[i], "-d") == 0) {
-                        cli.debug = true;
-                } else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-                        usage(stdout);
-                        return 0;
-                } else {
-                        fprintf(stderr, "amd-ctk: unknown global option '%s'\n\n", argv[i]);
-                        usage(stderr);
-                        return 2;
-                }
-        }
-        if (i >= argc) {
-                usage(stderr);
-                return 2;
-        }
-        if (strcmp(argv[i], "help") == 0) {
-                if (i + 1 >= argc) {
-                        usage(stdout);
-                        return 0;
-                }
-                i++; /* help COMMAND: COMMAND --help; an unknown COMMAND is a usage error */
-                if (find_command(argv[i]) != NULL) {
-                        char *hargv[] = {argv[i], (char *)"--help", NULL};
-                        return find_command(argv[i])->run(&cli, 2, hargv);
-                }
-        }
-        const struct ctk_command *cmd = find_command(argv[i]);
-        if (cmd == NULL) {
-                fprintf(stderr, "amd-ctk: unknown command '%s'\n\n", argv[i]);
-                usage(stderr);
-                return 2;
-        }
-        int rc = cmd->run(&cli, argc - i, argv + i);
-        if (cli.config_loaded)
-                ctk_config_clear(&cli.config);
-        return rc;
+        const struct ctk_config *c;
+        const char *root, *profile;
+        if (ctk_cli_config(cli, &c, err) < 0 || host(cli, &root, &profile, err) < 0)
+                return -1;
+        char real[PATH_MAX];
+        bool simulated = profile != NULL || (root != NULL && (realpath(root, real) == NULL || strcmp(real, "/") != 0));
+        if (simulated && strcmp(c->state_dir, CTK_TRACKER_DEFAULT_STATE_DIR) == 0)
+                return ctk_error_set(err, EINVAL,
+                                     "the host is simulated (%s %s): its state would go to this host's %s; set "
+                                     "state-dir in a configuration file (--config FILE) for it",
+                                     profile != NULL ? "--profile" : "--root", profile != NULL ? profile : root,
+                                     c->state_dir);
+        *out = c->state_dir;
+        return 0;
 }
+
+/* The global options over their env twins (of --root and --profile, the
+ * one given last wins). */
+static int before(void *ctx, const struct ctk_cmdline *cl)
+{
+        struct ctk_cli *cli = ctx;
+        const struct ctk_optval *g = cl->global;
+        cli->root = getenv("AMD_CTK_ROOT");
+        cli->profile = getenv("AMD_CTK_PROFILE");
+        cli->config_path = getenv("AMD_CTK_CONFIG");
+        if (cli->root != NULL && cli->root[0] == '\0')
+                cli->root = NULL;
+        if (cli->profile != NULL && cli->profile[0] == '\0')
+                cli->profile = NULL;
+        if (cli->config_path != NULL && cli->config_path[0] == '\0')
+                cli->config_path = NULL;
+        if (g[G_ROOT].count > 0 || g[G_PROFILE].count > 0) {
+                bool root_last = g[G_ROOT].count > 0 && (g[G_PROFILE].count == 0 || g[G_ROOT].at > g[G_PROFILE].at);
+                cli->root = root_last ? g[G_ROOT].value : NULL;
+                cli->profile = root_last ? NULL : g[G_PROFILE].value;
+        }
+        if (g[G_CONFIG].count > 0)
+                cli->config_path = g[G_CONFIG].value;
+        cli->debug = g[G_DEBUG].on;
+        if ((cli->root != NULL && cli->root[0] == '\0') || (cli->profile != NULL && cli->profile[0] == '\0') ||
+            (cli->config_path != NULL && cli->config_path[0] == '\0'))
+                return ctk_cmdline_fail(cl, "--root, --profile and --config need a non-empty value");
+        return 0;
+}
+
+static const struct ctk_cmd *const commands[] = {
+    &ctk_cmd_version,     &ctk_cmd_runtime, &ctk_cmd_cdi,     &ctk_cmd_gpu,
+    &ctk_cmd_gpu_tracker, &ctk_cmd_config,  &ctk_cmd_seccomp, NULL,
+};
+
+static const struct ctk_cmd amd_ctk = {
+    .name = "amd-ctk",
+    .summary = "configure the AMD Container Toolkit",
+    .description = "Lists the AMD GPUs of a host, writes the CDI specification of them, configures container "
+                   "engines (Docker, containerd, Podman, CRI-O) to run amd-container-runtime, and manages the GPU "
+                   "Tracker, which gives GPUs to one container at a time.\n"
+                   "\n"
+                   "Every command reads the host's sysfs and /dev: the real host's, the ones below a directory "
+                   "(--root), or a simulated host (--profile).",
+    .opts = global_opts,
+    .subs = commands,
+    .before = before,
+    .print_version = ctk_cmdline_print_version,
+    .version = ctk_version,
+    .date = ctk_build_date,
+    .environment = "AMD_CTK_ROOT\tthe host's root directory, as --root\n"
+                   "AMD_CTK_PROFILE\ta host profile to simulate, as --profile\n"
+                   "AMD_CTK_CONFIG\tthe configuration file, as --config",
+    .files = CTK_DEFAULT_CONFIG_PATH "\tthe toolkit configuration ('amd-ctk config default' prints every key)",
+    .examples = "The GPUs of this host, then the CDI specification of them:\n"
+                "\n"
+                "    amd-ctk gpu list\n"
+                "    sudo amd-ctk cdi generate\n"
+                "\n"
+                "A simulated host (the profiles of the amd-container-toolkit sources):\n"
+                "\n"
+                "    amd-ctk --profile sim/profiles/mi300x-cpx-x8.json cdi list",
+    .see_also = "amd-container-runtime(1) amd-ctk-fakefs(1)",
+};
 
 int main(int argc, char **argv)
 {
-        int rc = run(argc, argv);
+        struct ctk_cli cli = {0};
+        int rc = ctk_cmdline_main(&amd_ctk, argc, argv, &cli);
+        if (cli.config_loaded)
+                ctk_config_clear(&cli.config);
         /* output cut by a full disk or a closed pipe fails a command that
          * did not fail already */
         _cleanup_error_ struct ctk_error *err = NULL;

@@ -42,12 +42,12 @@ struct loaded {
         gid_t gid;
 };
 
-/* The help text of runtime configure. */
-extern const char ctk_runtime_configure_usage[];
-/* Parses the options into *o; 0, or the exit code of a usage error (printed). */
-int ctk_runtime_configure_parse(int argc, char **argv, struct configure_opts *o);
+/* The options of runtime configure. */
+extern const struct ctk_opt ctk_runtime_configure_opts[];
+/* The parsed options into *o; 0, or the exit code (out of memory, printed). */
+int ctk_runtime_configure_parse(const struct ctk_cmdline *cl, struct configure_opts *o);
 /* Checks the options together; 0, or the exit code (the message printed). */
-int ctk_runtime_configure_check(const struct configure_opts *o);
+int ctk_runtime_configure_check(const struct ctk_cmdline *cl, const struct configure_opts *o);
 
 /* Podman and CRI-O take a runtime's path as a file path (Podman's
  * [engine.runtimes] entries, CRI-O's runtime_path: a bare name would be
@@ -72,6 +72,7 @@ struct swarm_plan {
         bool left_alone;       /* --swarm-refresh: the entries are no longer those we wrote */
         bool no_driver;        /* the amdgpu driver is not loaded: no GPUs */
         const struct ctk_config *cfg;
+        const char *state_dir; /* where the record is (ctk_cli_state_dir) */
 };
 
 /* --swarm-refresh: reads the record into p (kind, id form, file, values);

@@ -4,46 +4,56 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "core/base/base.h"
 #include "core/json/json.h"
-
-#define RULE                                                                                                           \
-        "------------------------------------------------------------------------------------------------------------" \
-        "------------"
+#include "table.h"
 
 static const char *access_name(enum ctk_tracker_access a)
 {
         return a == CTK_TRACKER_EXCLUSIVE ? "Exclusive" : "Shared";
 }
 
+/* The document's columns: GPU Id at 0, UUID at 10, Accessibility at 35,
+ * Container Ids at 55. */
+static const char *const head[] = {"GPU Id", "UUID", "Accessibility", "Container Ids"};
+static const size_t width[] = {10, 25, 20};
+
 char *ctk_tracker_status_table(const struct ctk_tracker_state *st)
 {
-        char *buf = NULL;
-        size_t len = 0;
-        FILE *f = open_memstream(&buf, &len);
-        if (f == NULL)
-                return NULL;
-        fprintf(f, "%s\n%-10s%-25s%-20s%-65s\n%s\n", RULE, "GPU Id", "UUID", "Accessibility", "Container Ids", RULE);
-        for (size_t i = 0; i < st->ngpus; i++) {
+        struct ctk_table t = {.ncols = 4, .head = head, .width = width};
+        int rc = 0;
+        for (size_t i = 0; rc == 0 && i < st->ngpus; i++) {
                 const struct ctk_tracker_gpu *g = &st->gpus[i];
-                char uuid[CTK_UUID_STRLEN] = "N/A";
+                char index[24], uuid[CTK_UUID_STRLEN] = "N/A";
+                (void)snprintf(index, sizeof(index), "%zu", i);
                 if (g->has_uuid)
                         ctk_uuid_format(g->uuid, uuid);
                 size_t shown = 0;
-                for (size_t c = 0; c < st->ncontainers; c++) {
+                for (size_t c = 0; rc == 0 && c < st->ncontainers; c++) {
                         if (!ctk_tracker_container_holds(&st->containers[c], i))
                                 continue;
-                        if (shown++ == 0)
-                                fprintf(f, "%-10zu%-25s%-20s%-65s\n", i, uuid, access_name(g->access),
-                                        st->containers[c].id);
-                        else
-                                fprintf(f, "%-10s%-25s%-20s%-65s\n", "", "", "", st->containers[c].id);
+                        char id[CTK_TRACKER_SHORT_ID + 1];
+                        const char *full = st->containers[c].id;
+                        if (strlen(full) > CTK_TABLE_WIDTH - 55)
+                                (void)snprintf(id, sizeof(id), "%.*s", CTK_TRACKER_SHORT_ID, full);
+                        const char *row[] = {shown == 0 ? index : "", shown == 0 ? uuid : "",
+                                             shown == 0 ? access_name(g->access) : "",
+                                             strlen(full) > CTK_TABLE_WIDTH - 55 ? id : full};
+                        rc = ctk_table_add(&t, row);
+                        shown++;
                 }
-                if (shown == 0)
-                        fprintf(f, "%-10zu%-25s%-20s%-65s\n", i, uuid, access_name(g->access), "-");
+                if (rc == 0 && shown == 0)
+                        rc = ctk_table_add(&t, (const char *const[]){index, uuid, access_name(g->access), "-"});
         }
-        if (fclose(f) != 0) {
+        char *buf = NULL;
+        size_t len = 0;
+        FILE *f = rc == 0 ? open_memstream(&buf, &len) : NULL;
+        if (f != NULL)
+                rc = ctk_table_print(f, &t);
+        ctk_table_clear(&t);
+        if (f == NULL || fclose(f) != 0 || rc < 0) {
                 free(buf);
                 return NULL;
         }

@@ -7,9 +7,15 @@
 
 #include "core/tracker/tracker.h"
 
-/* The status table exactly as the Go toolkit prints it (column widths 10,
- * 25, 20, 65 with trailing spaces; one line per container of a GPU; "-" for
- * none).  NULL on ENOMEM. */
+/* Container ids longer than the table's last column are shown by this many
+ * first characters (Docker's short id, as `docker ps` shows it). */
+#define CTK_TRACKER_SHORT_ID 12
+
+/* The status table of the GPU tracker document, within 100 columns: its
+ * columns (GPU Id, UUID, Accessibility, Container Ids at 0, 10, 35, 55) and
+ * words, one line per container of a GPU, "-" for none; rules as long as the
+ * longest line, no trailing spaces; container ids that would reach past 100
+ * columns shortened to CTK_TRACKER_SHORT_ID characters.  NULL on ENOMEM. */
 char *ctk_tracker_status_table(const struct ctk_tracker_state *st);
 
 /* {"enabled": bool, "gpus": [{"index", "uuid" ("0x..." or null),

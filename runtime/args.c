@@ -7,8 +7,11 @@
 #include "args.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+
+#define PROGRAM "amd-container-runtime"
 
 struct opt {
         const char *name;
@@ -112,18 +115,19 @@ static int parse_leading(int argc, char *const argv[], struct rt_args *out, stru
                 size_t len;
                 const char *value;
                 const char *name = option_name(argv[i], &len, &value);
+                out->usage_error = true;
                 if (!name_is(name, len, "amd-config"))
-                        return ctk_error_set(err, EINVAL,
-                                             "unknown option %s (amd-container-runtime takes --amd-config=FILE "
-                                             "before the runc arguments)",
-                                             argv[i]);
+                        return ctk_error_set(err, EINVAL, "unknown option '%.*s'" CTK_CMDLINE_SEE_HELP,
+                                             (int)(name - argv[i] + (ptrdiff_t)len), argv[i], PROGRAM);
                 if (value == NULL) {
                         if (i + 1 >= argc)
-                                return ctk_error_set(err, EINVAL, "option --amd-config needs a file name");
+                                return ctk_error_set(
+                                    err, EINVAL, "option '--amd-config' needs a value" CTK_CMDLINE_SEE_HELP, PROGRAM);
                         value = argv[++i];
                 }
+                out->usage_error = false;
                 if (*value == '\0')
-                        return ctk_error_set(err, EINVAL, "option --amd-config needs a file name");
+                        return ctk_error_set(err, EINVAL, "invalid value '' for --amd-config (a file name)");
                 out->amd_config = value;
                 i++;
         }
@@ -148,9 +152,10 @@ static int parse_globals(int argc, char *const argv[], int i, struct rt_args *ou
                         out->log_format = value;
                 else if (name_is(name, len, "debug"))
                         out->debug = value == NULL || strcmp(value, "false") != 0;
-                else if (name_is(name, len, "help") || name_is(name, len, "h"))
-                        out->help = true;
-                else if (name_is(name, len, "version") || name_is(name, len, "v") || name_is(name, len, "V"))
+                else if (name_is(name, len, "help") || name_is(name, len, "h")) {
+                        out->help = out->help_ours = true;
+                        out->help_man = value != NULL && strcmp(value, "man") == 0;
+                } else if (name_is(name, len, "version") || name_is(name, len, "v") || name_is(name, len, "V"))
                         out->version = true;
         }
         if (i < argc && strcmp(argv[i], "--") == 0)
@@ -196,6 +201,8 @@ int rt_args_parse(int argc, char *const argv[], struct rt_args *out, struct ctk_
         i = parse_globals(argc, argv, i, out);
         if (i >= argc) {
                 out->command = RT_CMD_NONE;
+                if (!out->version) /* runc prints its help: ours first */
+                        out->help = out->help_ours = true;
                 return 0;
         }
         out->command_argi = i;
@@ -212,8 +219,11 @@ int rt_args_parse(int argc, char *const argv[], struct rt_args *out, struct ctk_
                 parse_command_options(argc, argv, i, delete_opts, out);
         } else {
                 out->command = RT_CMD_OTHER;
-                if (strcmp(cmd, "help") == 0 || strcmp(cmd, "h") == 0)
+                if (strcmp(cmd, "help") == 0 || strcmp(cmd, "h") == 0) {
                         out->help = true;
+                        out->help_ours = i >= argc;     /* `help COMMAND`: runc's help of COMMAND */
+                } else if (strcmp(cmd, "version") == 0) /* runc has no such command: --version */
+                        out->version = true;
         }
         return 0;
 }

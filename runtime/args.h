@@ -29,8 +29,11 @@ struct rt_args {
         const char *log;        /* --log: runc's log file */
         const char *log_format; /* --log-format: "text" (default) or "json" */
         bool debug;             /* --debug */
-        bool version;           /* --version / -v */
-        bool help;              /* --help / -h / `help` command / `COMMAND --help` */
+        bool version;           /* --version / -v, or the command `version` */
+        bool help;              /* --help / -h / `help` command / `COMMAND --help` / no command */
+        bool help_ours;         /* the help is amd-container-runtime's too (not a command's of runc) */
+        bool help_man;          /* --help=man: our man page, and nothing else */
+        bool usage_error;       /* rt_args_parse failed on a usage error (exit status 2) */
 
         /* The subcommand. */
         enum rt_command command;
@@ -44,8 +47,8 @@ struct rt_args {
 };
 
 /* Parses argv (argv[0] is the program).  Fails only on our own options
- * (unknown --amd-* option, missing value); anything runc would reject is
- * left for runc to report. */
+ * (unknown --amd-* option or missing value: out->usage_error; an empty
+ * value); anything runc would reject is left for runc to report. */
 int rt_args_parse(int argc, char *const argv[], struct rt_args *out, struct ctk_error **err);
 
 /* The configuration file named for this call: --amd-config, else a

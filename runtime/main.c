@@ -18,6 +18,7 @@
 #include "core/base/base.h"
 #include "core/config/config.h"
 #include "create.h"
+#include "help.h"
 #include "lowlevel.h"
 #include "runc_log.h"
 #include "tracker_glue.h"
@@ -37,12 +38,16 @@ static int load_config(const struct rt_args *a, struct ctk_config *cfg, struct c
         return ctk_config_load(path != NULL ? path : CTK_DEFAULT_CONFIG_PATH, path == NULL, cfg, err);
 }
 
-static void print_version(void)
+/* --help, --version: ours on stdout, before the low-level runtime's. */
+static void print_ours(const struct rt_args *a, const char *runtime)
 {
-        /* Before runc's own lines: `docker info` keeps the last line that
-         * contains "version" and the "commit:" line, which stay runc's. */
-        static const char line[] = IDENT " version " CTK_VERSION " (" CTK_GIT_COMMIT ")\n";
-        (void)!write(STDOUT_FILENO, line, sizeof(line) - 1);
+        if (a->version)
+                rt_print_version();
+        else if (a->help_ours) {
+                ctk_cmdline_help(stdout, (const struct ctk_cmd *const[]){&rt_program}, 1);
+                printf("\nThe other options and commands are those of the low-level runtime, %s:\n\n", runtime);
+        }
+        (void)fflush(stdout);
 }
 
 /* jansson seeds its hash function from /dev/urandom (open, read, close) on
@@ -59,8 +64,14 @@ int main(int argc, char **argv)
         seed_json_hash();
         struct rt_args a;
         _cleanup_error_ struct ctk_error *err = NULL;
-        if (rt_args_parse(argc, argv, &a, &err) < 0)
-                return fail(&a, err);
+        if (rt_args_parse(argc, argv, &a, &err) < 0) {
+                int r = fail(&a, err);
+                return a.usage_error ? CTK_CMDLINE_USAGE : r;
+        }
+        if (a.help_man) { /* the man page (make install) */
+                ctk_cmdline_man(stdout, (const struct ctk_cmd *const[]){&rt_program}, 1);
+                return ctk_stdout_close(&err) < 0 ? fail(&a, err) : 0;
+        }
 
         struct ctk_config cfg = {0};
         if (load_config(&a, &cfg, &err) < 0) {
@@ -68,7 +79,10 @@ int main(int argc, char **argv)
                 ctk_config_clear(&cfg);
                 return r;
         }
-        ctk_log_open(IDENT, cfg.log_file, a.debug ? CTK_LOG_DEBUG : ctk_log_level_or(cfg.log_level, CTK_LOG_INFO));
+        /* A log only for container operations (not --help, --version). */
+        if (!a.help && !a.version)
+                ctk_log_open(IDENT, cfg.log_file,
+                             a.debug ? CTK_LOG_DEBUG : ctk_log_level_or(cfg.log_level, CTK_LOG_INFO));
 
         _cleanup_free_ char *runtime = NULL;
         const char *self[] = {"/proc/self/exe", getenv(RT_LAUNCHER_ENV), NULL};
@@ -88,11 +102,14 @@ int main(int argc, char **argv)
                 return status;
         }
 
-        if (a.version)
-                print_version();
+        if (a.version || a.help_ours)
+                print_ours(&a, runtime);
         ctk_log(CTK_LOG_DEBUG, "%s %s: exec %s", a.command_name != NULL ? a.command_name : "(no command)",
                 a.id != NULL ? a.id : "", runtime);
-        rt_lowlevel_exec(runtime, argv + a.runc_argi, argc - a.runc_argi, &err);
+        if (a.version && a.command_name != NULL && strcmp(a.command_name, "version") == 0)
+                rt_lowlevel_exec(runtime, (char *[]){(char *)"--version", NULL}, 1, &err); /* runc has no `version` */
+        else
+                rt_lowlevel_exec(runtime, argv + a.runc_argi, argc - a.runc_argi, &err);
         if (rt_args_edits_spec(&a) && a.id != NULL) /* the container will not exist */
                 rt_tracker_release(&cfg, a.id);
         ctk_config_clear(&cfg);

@@ -4,7 +4,7 @@
 # the command to run.
 set -eu
 PKGS="build-essential pkg-config libjansson-dev libyaml-dev libfuse3-dev fuse3 libseccomp-dev libcmocka-dev
-bats lcov busybox-static musl-tools debootstrap lintian cppcheck clang clang-tidy libclang-rt-14-dev docker.io runc containerd podman python3-jsonschema clang-format"
+bats lcov busybox-static musl-tools debootstrap lintian cppcheck clang clang-tidy libclang-rt-14-dev docker.io runc containerd podman python3-jsonschema clang-format mandoc"
 missing=""
 for p in $PKGS; do
         st=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)

@@ -4,13 +4,13 @@
  * scope-bound cleanup helpers, logging, whole-file and atomic file I/O,
  * directory handles, flock, string vectors, program look-up on PATH,
  * strict number parsing, UTF-8, trusted files, messages with their values
- * cut, and
- * argument-vector helpers.  Uses libc only (the musl launcher links it), and
+ * cut, and the command-line grammar of the programs (parsing, help, man
+ * pages).  Uses libc only (the musl launcher links it), and
  * nothing else of core/. */
 #ifndef CTK_BASE_H
 #define CTK_BASE_H
 
-#include "argv.h"
+#include "cmdline.h"
 #include "cleanup.h"
 #include "error.h"
 #include "fileio.h"
@@ -23,5 +23,6 @@
 #include "strv.h"
 #include "trust.h"
 #include "utf8.h"
+#include "version.h"
 
 #endif

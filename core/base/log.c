@@ -14,6 +14,7 @@ static struct {
         int fd;
         enum ctk_log_level level;
         const char *ident;
+        char *path; /* opened at the first message: NULL once tried, or none */
 } logger = {.fd = -1};
 
 static const char *const level_names[] = {"ERROR", "WARNING", "INFO", "DEBUG"};
@@ -53,9 +54,8 @@ void ctk_log_open(const char *ident, const char *path, enum ctk_log_level level)
         ctk_log_close();
         logger.ident = ident;
         logger.level = level;
-        if (path == NULL || *path == '\0')
-                return;
-        logger.fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW, 0640);
+        if (path != NULL && *path != '\0')
+                logger.path = strdup(path); /* out of memory: no log */
 }
 
 void ctk_log_close(void)
@@ -63,11 +63,24 @@ void ctk_log_close(void)
         if (logger.fd >= 0)
                 close(logger.fd);
         logger.fd = -1;
+        free(logger.path);
+        logger.path = NULL;
 }
 
 bool ctk_log_enabled(enum ctk_log_level level)
 {
-        return logger.fd >= 0 && level <= logger.level;
+        return (logger.fd >= 0 || logger.path != NULL) && level <= logger.level;
+}
+
+/* The file, opened (created) at the first message that is logged. */
+static int log_fd(void)
+{
+        if (logger.fd < 0 && logger.path != NULL) {
+                logger.fd = open(logger.path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW, 0640);
+                free(logger.path);
+                logger.path = NULL;
+        }
+        return logger.fd;
 }
 
 void ctk_format_rfc3339(const struct timespec *ts, bool millis, char buf[CTK_RFC3339_MAX])
@@ -144,8 +157,9 @@ static void write_line(enum ctk_log_level level, const char *msg)
         struct timespec ts;
         clock_gettime(CLOCK_REALTIME, &ts);
         char *line = ctk_log_format_line(&ts, level, (long)getpid(), logger.ident, msg);
-        if (line != NULL)
-                (void)!write(logger.fd, line, strlen(line));
+        int fd = line != NULL ? log_fd() : -1;
+        if (fd >= 0)
+                (void)!write(fd, line, strlen(line));
         free(line);
 }
 

@@ -22,8 +22,10 @@ const char *ctk_log_level_name(enum ctk_log_level level); /* "ERROR", "WARNING",
 /* The level s names (as ctk_log_level_parse), or dflt (s NULL or no level). */
 enum ctk_log_level ctk_log_level_or(const char *s, enum ctk_log_level dflt);
 
-/* Opens path (created 0640, O_APPEND | O_CLOEXEC) for messages at `level`
- * or more severe; ident starts every message.  NULL or "" path: no log. */
+/* Logs to path (created 0640, O_APPEND | O_CLOEXEC) the messages at `level`
+ * or more severe; ident starts every message.  The file is opened (and
+ * created) at the first message logged, never when there is none.  NULL or
+ * "" path: no log. */
 void ctk_log_open(const char *ident, const char *path, enum ctk_log_level level);
 void ctk_log_close(void);
 bool ctk_log_enabled(enum ctk_log_level level);

@@ -178,13 +178,16 @@ int ctk_tracker_status(struct ctk_tracker *t, const struct ctk_gpu_list *gpus, s
                        struct ctk_error **err)
 {
         memset(out, 0, sizeof(*out));
+        /* Read only: a disabled tracker (no marker) is not even locked, and
+         * what the refresh drops is dropped in this copy only. */
+        if (!ctk_tracker_marker_exists(&t->paths))
+                return 0;
         _cleanup_tracker_session_ struct ctk_tracker_session s;
-        if (ctk_tracker_session_begin(t, &s, err) < 0 || ctk_tracker_session_init_missing(t, &s, err) < 0)
+        if (ctk_tracker_session_begin(t, &s, err) < 0)
                 return -1;
-        if (!s.st.enabled)
-                return ctk_tracker_session_commit(t, &s, err);
-        if (ctk_tracker_session_check_gpus(&s, gpus, err) < 0 || ctk_tracker_session_refresh(t, &s, NULL, err) < 0 ||
-            ctk_tracker_session_commit(t, &s, err) < 0)
+        if (s.missing || !s.st.enabled)
+                return 0;
+        if (ctk_tracker_session_check_gpus(&s, gpus, err) < 0 || ctk_tracker_session_refresh(t, &s, NULL, err) < 0)
                 return -1;
         return ctk_tracker_state_copy(out, &s.st, err);
 }

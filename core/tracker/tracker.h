@@ -78,9 +78,10 @@ int ctk_tracker_disable(struct ctk_tracker *t, bool *changed, struct ctk_error *
 int ctk_tracker_reset(struct ctk_tracker *t, const struct ctk_gpu_list *gpus, bool *was_enabled,
                       struct ctk_error **err);
 
-/* A reconciled copy of the state.  out->enabled false: disabled (out has no
- * GPUs then).  When enabled, gpus must be the host's GPUs (NULL gives an
- * EAGAIN error: the tracker was enabled meanwhile). */
+/* A reconciled copy of the state, read under the lock; nothing is written
+ * (a disabled tracker's files are not even created).  out->enabled false:
+ * disabled (out has no GPUs then).  When enabled, gpus must be the host's
+ * GPUs (NULL gives an EAGAIN error: the tracker was enabled meanwhile). */
 int ctk_tracker_status(struct ctk_tracker *t, const struct ctk_gpu_list *gpus, struct ctk_tracker_state *out,
                        struct ctk_error **err);
 

@@ -12,20 +12,16 @@
 #include "core/device/device.h"
 #include "ctk/cli.h"
 
-__attribute__((weak)) void ctk_register_command(const struct ctk_command *cmd)
-{
-        (void)cmd;
-}
 __attribute__((weak)) int ctk_cli_fail(const struct ctk_error *err)
 {
         (void)err;
         return 1;
 }
-__attribute__((weak)) bool ctk_cli_wants_help(int argc, char **argv)
+__attribute__((weak)) int ctk_cli_state_dir(struct ctk_cli *cli, const char **out, struct ctk_error **err)
 {
-        (void)argc;
-        (void)argv;
-        return false;
+        (void)cli;
+        (void)out;
+        return ctk_error_set(err, ENOSYS, "not in this test");
 }
 __attribute__((weak)) int ctk_cli_config(struct ctk_cli *cli, const struct ctk_config **out, struct ctk_error **err)
 {

@@ -280,17 +280,25 @@ static void test_amd_option_errors(void **state)
                 char *argv[4];
                 int argc;
                 const char *want;
+                bool usage; /* exit status 2 */
         } cases[] = {
-            {{"rt", "--amd-conifg=/x", "create", NULL}, 3, "unknown option --amd-conifg=/x"},
-            {{"rt", "--amd-config", NULL, NULL}, 2, "option --amd-config needs a file name"},
-            {{"rt", "--amd-config=", "create", NULL}, 3, "option --amd-config needs a file name"},
+            {{"rt", "--amd-conifg=/x", "create", NULL},
+             3,
+             "unknown option '--amd-conifg' (see 'amd-container-runtime --help')",
+             true},
+            {{"rt", "--amd-config", NULL, NULL},
+             2,
+             "option '--amd-config' needs a value (see 'amd-container-runtime --help')",
+             true},
+            {{"rt", "--amd-config=", "create", NULL}, 3, "invalid value '' for --amd-config (a file name)", false},
         };
         for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
                 struct rt_args a;
                 _cleanup_error_ struct ctk_error *err = NULL;
                 assert_int_equal(rt_args_parse(cases[i].argc, cases[i].argv, &a, &err), -1);
                 assert_non_null(err);
-                assert_non_null(strstr(err->msg, cases[i].want));
+                assert_string_equal(err->msg, cases[i].want);
+                assert_int_equal(a.usage_error, cases[i].usage);
         }
 }
 

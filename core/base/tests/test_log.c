@@ -169,12 +169,34 @@ static void test_values_cut(void **state)
         assert_non_null(strstr(text, want));
 }
 
+/* A log with nothing logged is never created (a --version, a --help). */
+static void test_log_created_at_first_message(void **state)
+{
+        (void)state;
+        char path[] = "/tmp/ctk-log-XXXXXX";
+        int fd = mkstemp(path);
+        assert_true(fd >= 0);
+        close(fd);
+        unlink(path);
+        struct stat st;
+        ctk_log_open("ident", path, CTK_LOG_INFO);
+        ctk_log(CTK_LOG_DEBUG, "below the level");
+        ctk_log_close();
+        assert_int_equal(stat(path, &st), -1);
+        ctk_log_open("ident", path, CTK_LOG_INFO);
+        assert_int_equal(stat(path, &st), -1);
+        ctk_log(CTK_LOG_INFO, "now");
+        assert_int_equal(stat(path, &st), 0);
+        ctk_log_close();
+        unlink(path);
+}
+
 static void test_unopenable_log_is_silent(void **state)
 {
         (void)state;
         ctk_log_open("x", "/nonexistent-dir/sub/log", CTK_LOG_DEBUG);
+        ctk_log(CTK_LOG_ERROR, "nowhere"); /* the open fails: nothing more is tried */
         assert_false(ctk_log_enabled(CTK_LOG_ERROR));
-        ctk_log(CTK_LOG_ERROR, "nowhere");
         ctk_log_open("x", NULL, CTK_LOG_DEBUG);
         assert_false(ctk_log_enabled(CTK_LOG_ERROR));
         ctk_log_open("x", "", CTK_LOG_DEBUG);
@@ -185,9 +207,13 @@ static void test_unopenable_log_is_silent(void **state)
 int main(void)
 {
         const struct CMUnitTest tests[] = {
-            cmocka_unit_test(test_level_parse),     cmocka_unit_test(test_rfc3339),
-            cmocka_unit_test(test_quote),           cmocka_unit_test(test_format_line),
-            cmocka_unit_test(test_levels_and_file), cmocka_unit_test(test_unopenable_log_is_silent),
+            cmocka_unit_test(test_level_parse),
+            cmocka_unit_test(test_rfc3339),
+            cmocka_unit_test(test_quote),
+            cmocka_unit_test(test_format_line),
+            cmocka_unit_test(test_levels_and_file),
+            cmocka_unit_test(test_unopenable_log_is_silent),
+            cmocka_unit_test(test_log_created_at_first_message),
             cmocka_unit_test(test_values_cut),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);

@@ -99,18 +99,20 @@ static void test_disabled_until_enabled(void **state)
         assert_int_equal(ctk_tracker_is_enabled(f->t, &enabled, NULL), 0);
         assert_false(enabled);
 
-        /* The first command initializes the state, disabled. */
+        /* status only reads: disabled, and still nothing written. */
         _cleanup_tracker_state_ struct ctk_tracker_state st = {0};
         status(f, &st);
         assert_false(st.enabled);
+        assert_int_equal(access(f->state_dir, F_OK), -1);
+
+        /* The first command that changes something initializes the state, disabled. */
+        bool changed = true;
+        assert_int_equal(ctk_tracker_disable(f->t, &changed, NULL), 0);
+        assert_false(changed);
         _cleanup_free_ char *text = read_state(f);
         assert_non_null(text);
         assert_non_null(strstr(text, "\"enabled\":false"));
         assert_non_null(strstr(text, "\"bootId\":\"boot-1\""));
-
-        bool changed = true;
-        assert_int_equal(ctk_tracker_disable(f->t, &changed, NULL), 0);
-        assert_false(changed);
 }
 
 static void test_enable_disable(void **state)
@@ -235,10 +237,13 @@ static void test_corrupt_state_disabled(void **state)
         assert_false(tracked);
         assert_int_equal(ctk_tracker_release(f->t, ID_A, NULL, NULL), 0);
 
-        /* Commands say what is wrong and how to fix it, in one line. */
+        /* status says disabled (the marker says so) without reading the file;
+         * commands that need it say what is wrong and how to fix it, in one line. */
         struct ctk_error *err = NULL;
         _cleanup_tracker_state_ struct ctk_tracker_state st = {0};
-        assert_int_equal(ctk_tracker_status(f->t, &f->gpus, &st, &err), -1);
+        assert_int_equal(ctk_tracker_status(f->t, &f->gpus, &st, &err), 0);
+        assert_false(st.enabled);
+        assert_int_equal(ctk_tracker_disable(f->t, &changed, &err), -1);
         _cleanup_free_ char *want = NULL;
         assert_true(asprintf(&want,
                              "GPU Tracker state %s is corrupt (line 1 column 13: invalid token near 'tr'); "
@@ -388,7 +393,12 @@ static void test_status_reconciles(void **state)
         status(f, &st2);
         assert_int_equal(ctk_tracker_state_count_holders(&st2, 1), 0);
         _cleanup_free_ char *text = read_state(f);
-        assert_null(strstr(text, ID_B)); /* and the file says so */
+        assert_non_null(strstr(text, ID_B)); /* status wrote nothing: making GPU 1 exclusive drops it */
+        struct ctk_tracker_access_result r = {0};
+        assert_int_equal(ctk_tracker_set_access(f->t, &f->gpus, (size_t[]){1}, 1, CTK_TRACKER_EXCLUSIVE, &r, NULL), 0);
+        ctk_tracker_access_result_clear(&r);
+        _cleanup_free_ char *after = read_state(f);
+        assert_null(strstr(after, ID_B));
 }
 
 static void test_lock_bounded_wait(void **state)
