@@ -101,8 +101,9 @@ const struct ctk_cmd ctk_cmd_cdi_validate = {
                    "nothing.",
     .opts = validate_opts,
     .run = run_validate,
-    .exit_status = "0\tthe spec is valid and matches this host\n"
-                   "1\tthe spec is invalid, or stale (regenerate it: amd-ctk cdi generate), not trusted, or cannot be read",
+    .exit_status =
+        "0\tthe spec is valid and matches this host\n"
+        "1\tthe spec is invalid, or stale (regenerate it: amd-ctk cdi generate), not trusted, or cannot be read",
     .files = CTK_CDI_DEFAULT_OUTPUT "\tthe spec checked by default (--path)",
     .examples = "    amd-ctk cdi validate\n"
                 "    amd-ctk cdi validate --path /etc/cdi/amd.yaml --no-host-check",

@@ -81,7 +81,7 @@ static void check_message(const uint8_t *data, size_t size)
         ctk_error_set(&err, EINVAL, "value '%s' is bad", text);
         FUZZ_ASSERT(err != NULL && strchr(err->msg, '\n') == NULL);
         /* 200 bytes at most, each spelt in 4 at most (\xNN), and the length */
-        FUZZ_ASSERT(strlen(err->msg) <= strlen("value '' is bad") + 4 * CTK_VALUE_MAX + 40);
+        FUZZ_ASSERT(strlen(err->msg) <= strlen("value '' is bad") + (size_t)4 * CTK_VALUE_MAX + 40);
         size_t len = strlen(text);
         if (len <= CTK_VALUE_MAX && strpbrk(text, "\x01\x02\x03\x04\x05\x06\x07\x08\t\n\v\f\r\x0e\x0f\x10\x11\x12\x13"
                                                   "\x14\x15\x16\x17\x18\x19\x1a\x1b\x1c\x1d\x1e\x1f\x7f") == NULL)

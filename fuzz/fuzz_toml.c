@@ -17,7 +17,7 @@ static char *around(const char *before, const char *text, size_t size, const cha
         char *s = malloc(a + size + b + 1);
         if (s == NULL)
                 abort();
-        memcpy(s, before, a);
+        memcpy(s, before, a); // NOLINT(bugprone-not-null-terminated-result): the last copy ends with after's NUL
         memcpy(s + a, text, size);
         memcpy(s + a + size, after, b + 1);
         *len = a + size + b;

@@ -25,7 +25,8 @@ const struct ctk_cmd rt_program = {
     .description =
         "An OCI runtime with runc's command line, for container engines such as Docker.  On create and run it reads "
         "the bundle's config.json, resolves the GPUs and CDI devices requested in the container's environment "
-        "(AMD_VISIBLE_DEVICES, DOCKER_RESOURCE_*) and its request annotations (cdi.k8s.io/), adds /dev/kfd and each GPU's "
+        "(AMD_VISIBLE_DEVICES, DOCKER_RESOURCE_*) and its request annotations (cdi.k8s.io/), adds /dev/kfd and each "
+        "GPU's "
         "DRM nodes (device entries and cgroup rules) and the container edits of the CDI devices, writes the spec "
         "back atomically, and executes the low-level runtime (runc or crun) with the same arguments.  Every other "
         "command passes straight through.  A container that asks for no GPU and no CDI device is left exactly as "
@@ -68,14 +69,15 @@ const struct ctk_cmd rt_program = {
                    "1\tthe container cannot get what it asks for (one line says why), or the configuration is "
                    "invalid\n"
                    "2\tan unknown option of amd-container-runtime (--amd-...), or one without its value",
-    .environment = "AMD_CTK_CONFIG\tthe toolkit configuration file, when --amd-config is not given\n"
-                   "AMD_VISIBLE_DEVICES\t(in the container's environment) the GPUs to give the container: all, "
-                   "none, a comma-separated list of indices, ranges a-b and UUIDs, as listed by 'amd-ctk gpu list', "
-                   "and fully qualified CDI names (amd.com/gpu=1; example.com/nic=eth0 when cdi-kinds lists its kind); unset, "
-                   "empty or void: no "
-                   "change to the container; a GPU that does not exist fails the container with one clear message\n"
-                   "DOCKER_RESOURCE_KIND\t(in the container's environment) the same, for the resource kinds named in "
-                   "the configuration (default AMD_GPU and GPU)",
+    .environment =
+        "AMD_CTK_CONFIG\tthe toolkit configuration file, when --amd-config is not given\n"
+        "AMD_VISIBLE_DEVICES\t(in the container's environment) the GPUs to give the container: all, "
+        "none, a comma-separated list of indices, ranges a-b and UUIDs, as listed by 'amd-ctk gpu list', "
+        "and fully qualified CDI names (amd.com/gpu=1; example.com/nic=eth0 when cdi-kinds lists its kind); unset, "
+        "empty or void: no "
+        "change to the container; a GPU that does not exist fails the container with one clear message\n"
+        "DOCKER_RESOURCE_KIND\t(in the container's environment) the same, for the resource kinds named in "
+        "the configuration (default AMD_GPU and GPU)",
     .files = CTK_DEFAULT_CONFIG_PATH "\ttoolkit configuration ('amd-ctk config default' prints every key)\n"
                                      "/var/log/amd-container-runtime.log\truntime log (key log-file)\n"
                                      "/etc/cdi, /var/run/cdi\tCDI spec directories (key cdi-spec-dirs); 'amd-ctk cdi "

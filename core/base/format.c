@@ -123,7 +123,8 @@ static enum length parse_length(const char **p)
  * on other ABIs than LP64, where some are the same). */
 static intmax_t signed_arg(va_list *ap, enum length l)
 {
-        switch (l) { // NOLINT(bugprone-branch-clone): long, intmax_t, ssize_t and ptrdiff_t are one type on LP64 only
+        // NOLINTBEGIN(bugprone-branch-clone): long, intmax_t, ssize_t and ptrdiff_t are one type on LP64 only
+        switch (l) {
         case LEN_LL:
                 return va_arg(*ap, long long);
         case LEN_L:
@@ -137,11 +138,13 @@ static intmax_t signed_arg(va_list *ap, enum length l)
         default: /* int, and what hh and h promote to */
                 return va_arg(*ap, int);
         }
+        // NOLINTEND(bugprone-branch-clone)
 }
 
 static uintmax_t unsigned_arg(va_list *ap, enum length l)
 {
-        switch (l) { // NOLINT(bugprone-branch-clone): as signed_arg's
+        // NOLINTBEGIN(bugprone-branch-clone): as signed_arg's
+        switch (l) {
         case LEN_LL:
                 return va_arg(*ap, unsigned long long);
         case LEN_L:
@@ -155,6 +158,7 @@ static uintmax_t unsigned_arg(va_list *ap, enum length l)
         default:
                 return va_arg(*ap, unsigned int);
         }
+        // NOLINTEND(bugprone-branch-clone)
 }
 
 /* The number after a '*' or a run of digits at *p; -1 for none. */
@@ -267,7 +271,7 @@ char *ctk_format_values(const char *fmt, va_list ap_in)
                 case 'G':
                 case 'a':
                 case 'A':
-                        if (l == LEN_BIG_L)
+                        if (l == LEN_BIG_L) // NOLINT(bugprone-branch-clone): the branches take arguments of two types
                                 put_printf(&b, spec, va_arg(ap, long double));
                         else
                                 put_printf(&b, spec, va_arg(ap, double));

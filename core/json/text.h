@@ -19,9 +19,15 @@ struct ctk_json_out {
 /* Makes room for more bytes and a final NUL; false after ENOMEM. */
 bool ctk_json_out_reserve(struct ctk_json_out *o, size_t more);
 
+/* Room for more bytes and a final NUL, the buffer grown when needed. */
+static inline bool ctk_json_out_room(struct ctk_json_out *o, size_t more)
+{
+        return (o->p != NULL && o->cap - o->n > more) || ctk_json_out_reserve(o, more);
+}
+
 static inline void ctk_json_out_put(struct ctk_json_out *o, const char *s, size_t len)
 {
-        if (o->n + len + 1 > o->cap && !ctk_json_out_reserve(o, len))
+        if (!ctk_json_out_room(o, len))
                 return;
         memcpy(o->p + o->n, s, len);
         o->n += len;
@@ -29,7 +35,7 @@ static inline void ctk_json_out_put(struct ctk_json_out *o, const char *s, size_
 
 static inline void ctk_json_out_putc(struct ctk_json_out *o, char c)
 {
-        if (o->n + 2 > o->cap && !ctk_json_out_reserve(o, 1))
+        if (!ctk_json_out_room(o, 1))
                 return;
         o->p[o->n++] = c;
 }
@@ -85,7 +91,7 @@ static inline const char *ctk_json_out_plain_end(const char *s, unsigned int fla
 /* "s" for len bytes that need no escaping: one copy (most strings). */
 static inline void ctk_json_out_quote_plain(struct ctk_json_out *o, const char *s, size_t len)
 {
-        if (o->n + len + 3 > o->cap && !ctk_json_out_reserve(o, len + 2))
+        if (!ctk_json_out_room(o, len + 2))
                 return;
         char *d = o->p + o->n;
         d[0] = '"';
