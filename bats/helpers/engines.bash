@@ -20,9 +20,9 @@
 #               (its config.json: the simulated host, runc as the runtime);
 #               /etc/containers/containers.conf.d ENGINES_DIR/containers.conf.d;
 #               /etc/containerd ENGINES_DIR/containerd
-# With ENGINES_NETNS=NAME the namespace joins the named network namespace
-# (`ip netns add NAME`, set up by the caller: helpers/swarm_cluster.bash)
-# instead of a new one.  engines_in CMD... runs CMD in the root; engines_docker ARGS... is its
+# With ENGINES_NETNS=FILE the namespace joins the network namespace FILE
+# names (/proc/PID/ns/net of a process holding it, set up by the caller:
+# helpers/swarm_cluster.bash) instead of a new one.  engines_in CMD... runs CMD in the root; engines_docker ARGS... is its
 # docker client on dockerd 26; engines_podman [--runtime NAME] ARGS... is
 # podman 5 with private storage in ENGINES_DIR (runtime runc by default:
 # crun refuses hybrid cgroups).
@@ -73,7 +73,7 @@ touch "$e/ns.ready"
 exec sleep infinity
 NS
         local ns=(unshare -m -n --propagation private)
-        [ -z "${ENGINES_NETNS:-}" ] || ns=(nsenter --net="/run/netns/$ENGINES_NETNS" unshare -m --propagation private)
+        [ -z "${ENGINES_NETNS:-}" ] || ns=(nsenter --net="$ENGINES_NETNS" unshare -m --propagation private)
         setsid "${ns[@]}" sh "$e/ns.sh" </dev/null >"$e/ns.log" 2>&1 3>&- &
         echo $! >"$e/ns.pid"
         ENGINES_PID=$!
