@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# The README's "Docker Runtime Integration" and "GPU UUID Support" commands on
+# AMD's toolkit README's "Docker Runtime Integration" and "GPU UUID Support" commands on
 # 8 MI300X in CPX mode (mi300x-cpx-x8: 63 partitions, so `0-3,5,8` exists),
 # with a real private dockerd. See helpers/docker_gpu.bash.
 

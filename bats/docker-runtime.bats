@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# The README's docker sessions ("Configuring Docker", "Docker Runtime
+# The docker sessions of AMD's toolkit README ("Configuring Docker", "Docker Runtime
 # Integration", "GPU UUID Support") on the simulated 4 x MI210 host of the
 # GPU tracker document, with a real private dockerd, containerd and runc
 # driving amd-container-runtime. See helpers/docker_gpu.bash.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# The README's "Docker Swarm Integration" (in "GPU UUID Support"): the
+# AMD's toolkit README's "Docker Swarm Integration" (in "GPU UUID Support"): the
 # daemon.json with amd as the default runtime and the swarm node's generic
 # resources, then `docker stack deploy` of both docker-compose.yml files, as
 # written. A one-node swarm on a private dockerd that runs in a network

@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # Input limits: every input a stranger can make huge or deep gets bounded
-# time and memory and one clear error, never a crash (README: "Limits").
+# time and memory and one clear error, never a crash (docs/reliability.md, "Limits").
 
 bats_require_minimum_version 1.5.0
 

@@ -1,4 +1,4 @@
-# The README's docker sessions against amd-container-runtime (bats/docker-*.bats).
+# AMD's toolkit README's docker sessions against amd-container-runtime (bats/docker-*.bats).
 #
 #   load helpers/common; load helpers/dockerd; load helpers/images; load helpers/docker_gpu
 #   setup_file()    { gpu_docker_start seed-4xmi210; }
