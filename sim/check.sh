@@ -54,9 +54,23 @@ progress_objects() { # DIR: objects built since the step began
 }
 progress_lint() {
         total=$(find core backends runtime ctk fuzz sim -name '*.c' | wc -l)
-        done=$(find "$BUILD/tidy/ok" -type f -newer "$LOGS/$step.start" 2>/dev/null | wc -l)
+        clean=$(find "$BUILD/tidy/ok" -type f -newer "$LOGS/$step.start" 2>/dev/null | wc -l)
         [ -e "$BUILD/tidy/.start" ] && [ "$BUILD/tidy/.start" -nt "$LOGS/$step.start" ] &&
-                echo "clang-tidy: $done of $total files done"
+                echo "clang-tidy: $clean of $total files found clean so far"
+}
+progress_unit() { # DIR: the test binaries done, the one running
+        n=$(grep -c '^unit ' "$LOGS/$step.log")
+        total=$(find "$1" -type f -name 'test_*' -perm -u+x 2>/dev/null | wc -l)
+        # (ours: run from this directory)
+        running=$(ps -eo pid=,args= 2>/dev/null | awk -v d="$1/" 'index($2, d) == 1 { print $1, $2 }' |
+                while read -r pid bin; do
+                        [ "$(readlink "/proc/$pid/cwd")" != "$PWD" ] || { echo "$bin"; break; }
+                done)
+        if [ -n "$running" ]; then
+                echo "$n of $total test binaries done, running ${running##*/}"
+        else
+                progress_objects "$(dirname "$1")"
+        fi
 }
 progress_bats() {
         n=$(grep -c '^\(not \)\{0,1\}ok ' "$LOGS/$step.log")
@@ -150,9 +164,9 @@ unit_count() {
                 count unit 0 1 # (did not build, or did not get to the end)
         fi
 }
-step unit "unit tests (cmocka)" : $MAKE --no-print-directory $quiet unit
+step unit "unit tests (cmocka)" "progress_unit $BUILD/tests" $MAKE --no-print-directory $quiet unit
 unit_count unit
-step unit-asan "unit tests under ASan and UBSan (their build first)" "progress_objects $BUILD/asan" \
+step unit-asan "unit tests under ASan and UBSan (their build first)" "progress_unit $BUILD/asan/tests" \
         $MAKE --no-print-directory $quiet $jobs unit-asan
 unit_count unit-asan
 
