@@ -29,9 +29,10 @@ gpu_minors() {
 }
 
 # fuse_host_up PROFILE: serves PROFILE over FUSE (amd-ctk-fakefs mount) in a
-# fresh directory FUSE_HOST and points the runtime at it (root).
+# fresh directory FUSE_HOST and points the runtime at it (root).  Below
+# DOCKERD_MNT: the runtime, run by the daemons, sees it in their namespace.
 fuse_host_up() {
-        FUSE_HOST=$(ctk_tmpdir fuse)
+        FUSE_HOST=$(mktemp -d "$DOCKERD_MNT/fuse.XXXXXX")
         amd-ctk-fakefs mount "$1" "$FUSE_HOST" --pidfile "$FUSE_HOST.pid"
         toolkit_config root "$FUSE_HOST"
 }

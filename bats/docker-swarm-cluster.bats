@@ -214,9 +214,10 @@ true Ready Leader" ]
         for i in 0 1; do
                 [ "$(readlink "/proc/$(cat "$CLUSTER_DIR/n$i/dockerd.launch.pid")/ns/net")" = \
                         "$(readlink "/proc/$(cat "$CLUSTER_DIR/n$i/containerd.pid")/ns/net")" ]
-                [ "$(ip netns identify "$(cat "$CLUSTER_DIR/n$i/dockerd.launch.pid")")" = "$CLUSTER_NS-n$i" ]
+                [ "$(readlink "/proc/$(cat "$CLUSTER_DIR/n$i/dockerd.launch.pid")/ns/net")" = \
+                        "$(readlink "$(cluster_netns "n$i")")" ]
         done
-        [ "$(ip netns identify "$ENGINES_PID")" = "$CLUSTER_NS-n2" ]
+        [ "$(readlink "/proc/$ENGINES_PID/ns/net")" = "$(readlink "$(cluster_netns n2)")" ]
 }
 
 @test "docker service create --generic-resource AMD_GPU=2 --replicas 6: on GPU nodes only, each container sees the two GPUs Swarm granted it" {

@@ -24,7 +24,8 @@ setup() {
         cp -p "$VICTIM" "$T/shadow.orig"
         STATE=$T/state
         CFG=$T/config.json
-        printf '{"state-dir": "%s", "profile": "%s"}\n' "$STATE" "$RT_PROFILES/seed-4xmi210.json" >"$CFG"
+        printf '{"state-dir": "%s", "profile": "%s", "log-file": "%s"}\n' "$STATE" "$RT_PROFILES/seed-4xmi210.json" \
+                "$T/runtime.log" >"$CFG"
 }
 
 victim_intact() { cmp "$VICTIM" "$T/shadow.orig" && [ "$(stat -c %a "$VICTIM")" = 640 ]; }

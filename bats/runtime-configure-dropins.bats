@@ -23,7 +23,9 @@ configure() { run --separate-stderr "$CTK" runtime configure "$@"; }
 # that of the root ROOT through chroot, CONFIG then a path inside it) on
 # CONFIG in a mount and network namespace of its own, lists its plugins and
 # stops it; prints the status of its CRI plugin (ok, error; none: no answer)
-# and, unless ok, what containerd's log says about it.
+# and, unless ok, what containerd's log says about it.  /opt, /var/lib and
+# /run are fresh tmpfs there: what a configuration names (Debian's puts the
+# opt plugin in /var/lib/containerd/opt) never reaches the host.
 cri_status() {
         local config=$1 root=${2:-} dir st
         dir=$(mktemp -d "$root/tmp/ctk-cri.XXXXXX") || return 1
@@ -33,7 +35,7 @@ cri_status() {
                         mount -t proc proc "$root/proc" && mount --rbind /dev "$root/dev" &&
                                 mount --rbind /sys "$root/sys" || exit 1
                 fi
-                mount -t tmpfs tmpfs "$root/opt" || exit 1
+                for d in opt var/lib run; do mount -t tmpfs tmpfs "$root/$d" || exit 1; done
                 ip link set lo up
                 ${root:+chroot "$root"} containerd --config "$config" --root "$in/root" --state "$in/state" \
                         --address "$in/c.sock" </dev/null >"$root$in/log" 2>&1 3>&- &

@@ -5,13 +5,33 @@
 #   coverage/html/        the HTML report (genhtml)
 # Prints line coverage for core/ and backends/ (and ctk/, runtime/).
 # Exit status: non-zero if a test failed (the report is written anyway).
-# COV_BATS (default: bats, the whole suite) names the bats files or
-# directories to run, e.g. COV_BATS="bats/gpu-list.bats bats/fakefs-fuse.bats".
+# COV_BATS names the bats files or directories to run, e.g.
+# COV_BATS="bats/gpu-list.bats bats/fakefs-fuse.bats"; by default every bats
+# file but two: hardening.bats checks that the programs of the release build
+# are hardened (PIE, RELRO, _FORTIFY_SOURCE...), which a coverage build (-O0,
+# no fortify) is not, and coverage.bats runs this script.
+# `sh coverage/run.sh --bats-files` prints the default list.
+# COV_BUILD (build/cov) is the build, COV_OUT (coverage) where the report goes.
 set -eu
 cd "$(dirname "$0")/.."
 COV_BUILD=${COV_BUILD:-build/cov}
 RC="--config-file coverage/lcovrc"
-OUT=coverage
+OUT=${COV_OUT:-coverage}
+
+default_bats() {
+        for f in bats/*.bats; do
+                case $f in
+                bats/hardening.bats | bats/coverage.bats) ;;
+                *) echo "$f" ;;
+                esac
+        done
+}
+if [ "${1:-}" = --bats-files ]; then
+        default_bats
+        exit 0
+fi
+[ $# -eq 0 ] || { echo "usage: [COV_BATS=FILES] [COV_BUILD=DIR] [COV_OUT=DIR] sh coverage/run.sh [--bats-files]" >&2; exit 2; }
+mkdir -p "$OUT"
 
 # lcov with Debian 1.16's "Subroutine ... redefined" perl noise filtered out.
 lcov_q() {
@@ -20,7 +40,12 @@ lcov_q() {
         return $rc
 }
 
-make --no-print-directory BUILD="$COV_BUILD" COV=1 all tests
+# (compiler lines with V=1; on every core unless make was given -j)
+jobs=-j$(nproc)
+case " ${MAKEFLAGS:-} " in *" -j"* | *jobserver*) jobs="" ;; esac
+quiet=-s
+[ "${V:-0}" = 1 ] && quiet=""
+make --no-print-directory $quiet $jobs BUILD="$COV_BUILD" COV=1 all tests
 
 # Start from zero counters; the baseline makes files no test runs show 0%.
 find "$COV_BUILD/obj" -name '*.gcda' -delete
@@ -44,7 +69,7 @@ if [ -n "$tests" ]; then
         sh sim/run-unit.sh $tests || status=1
 fi
 # shellcheck disable=SC2086
-CTK_BIN="$COV_BUILD/bin" CTK_TOOLS="$COV_BUILD/tools" bats --tap ${COV_BATS:-bats} || status=1
+CTK_BIN="$COV_BUILD/bin" CTK_TOOLS="$COV_BUILD/tools" bats --tap ${COV_BATS:-$(default_bats)} || status=1
 
 find "$COV_BUILD/obj" -name '*.gcda' -size 0 -delete
 lcov_q --capture --directory "$COV_BUILD/obj" --base-directory . --output-file "$OUT/tests.info"

@@ -9,6 +9,8 @@
 #   d.sock c.sock docker and containerd API sockets
 #   data/ x/      dockerd --data-root and --exec-root
 #   ctr/          containerd root and state
+#   mnt/          for what a test mounts while the daemons run (DOCKERD_MNT)
+#   ns/           the daemons' private /var/lib (overlay upper layer)
 #   *.log *.pid   logs and pid files
 # The host's /etc/docker, /var/lib/docker and system containerd are never
 # used: containerd is started here and handed to dockerd with --containerd.
@@ -16,13 +18,24 @@
 # whether or not they pass --network none (documented commands run as is).
 # CTK_BIN is put first on the PATH of both daemons, so a runtime configured
 # as "path": "amd-container-runtime" resolves to the binary under test.
-# Both daemons run in a network namespace of their own (loopback up, IPv4
-# forwarding on there, so dockerd does not add "IPv4 forwarding is disabled"
-# to every docker run on a host that has it off), which dockerd_restart
-# joins again: a new one, or with DOCKERD_NETNS=NAME the named one
-# (`ip netns add NAME`) that the caller set up (helpers/swarm_cluster.bash). Swarm mode needs it too: `docker swarm init` creates network
-# interfaces (docker_gwbridge) that would outlive the test and collide with
-# another private dockerd; in the namespace they vanish with the daemons.
+#
+# Both daemons run in namespaces of their own, which dockerd_restart joins
+# again:
+# * a network namespace (loopback up, IPv4 forwarding on there, so dockerd
+#   does not add "IPv4 forwarding is disabled" to every docker run on a
+#   host that has it off): a new one, or with DOCKERD_NETNS=FILE the one
+#   FILE names (/proc/PID/ns/net of a process holding it: the caller's,
+#   helpers/swarm_cluster.bash).  Swarm mode needs it too: `docker swarm
+#   init` creates network interfaces (docker_gwbridge) that would outlive
+#   the test and collide with another private dockerd; in the namespace
+#   they vanish with the daemons.
+# * a mount namespace, for the paths the daemons write whatever they are
+#   told: a fresh tmpfs on /run (containerd 1.6's shims bind their sockets
+#   in /run/containerd/s), and /var/lib as an overlay whose changes stay in
+#   DOCKERD_DIR/ns (Swarm's load balancer writes /var/lib/docker/network/
+#   files/lb_*); the containers' mounts stay in there too.  It is a slave
+#   of the host's: what is mounted on the host before the daemons start is
+#   there, and, later, what is mounted below DOCKERD_MNT (a shared mount).
 # Plain bash: sim/sim.sh uses the same functions. Every function works under
 # bats' `set -e` (expected failures are handled, not left to errexit).
 
@@ -37,15 +50,16 @@ dockerd_start() {
         DOCKERD_CONFIG=$DOCKERD_DIR/daemon.json
         DOCKER_HOST=unix://$DOCKERD_DIR/d.sock
         DOCKER_CONFIG=$DOCKERD_DIR/client # the docker CLI's own settings
-        export DOCKERD_DIR DOCKERD_CONFIG DOCKER_HOST DOCKER_CONFIG
+        DOCKERD_MNT=$DOCKERD_DIR/mnt
+        export DOCKERD_DIR DOCKERD_CONFIG DOCKER_HOST DOCKER_CONFIG DOCKERD_MNT
         [ ${#DOCKERD_DIR} -le 80 ] || { # unix socket paths are limited to 108 bytes
                 echo "dockerd_start: $DOCKERD_DIR is too long for the sockets below it (use ctk_tmpdir)" >&2
                 return 1
         }
-        mkdir -p "$DOCKERD_DIR"/{data,x,ctr,client} || return 1
+        mkdir -p "$DOCKERD_DIR"/{data,x,ctr,client,mnt,ns/varlib.up,ns/varlib.wk} || return 1
         [ -e "$DOCKERD_CONFIG" ] || dockerd_write_config '{}' || return 1
         [ -e "$DOCKER_CONFIG/config.json" ] || echo '{}' >"$DOCKER_CONFIG/config.json"
-        _containerd_start && _dockerd_launch && return 0
+        _dockerd_share_mnt && _containerd_start && _dockerd_launch && return 0
         dockerd_stop # what did start (the log tails are printed above)
         return 1
 }
@@ -73,10 +87,16 @@ disabled_plugins = ["io.containerd.grpc.v1.cri"]
 [plugins."io.containerd.internal.v1.opt"]
   path = "$d/ctr/opt"
 TOML
-        local setup='ip link set lo up && echo 1 >/proc/sys/net/ipv4/ip_forward && exec "$@"'
-        local netns=(unshare --net sh -c "$setup" netns)
-        [ -z "${DOCKERD_NETNS:-}" ] || netns=(nsenter --net="/run/netns/$DOCKERD_NETNS" sh -c "$setup" netns)
-        PATH=$CTK_BIN:$PATH setsid "${netns[@]}" containerd --config "$d/containerd.toml" \
+        # (the mount namespace: see the top of this file)
+        local setup='d=$1; shift
+                mount -t tmpfs -o mode=0755 tmpfs /run &&
+                mount -t overlay overlay -o "lowerdir=/var/lib,upperdir=$d/ns/varlib.up,workdir=$d/ns/varlib.wk" \
+                        /var/lib &&
+                ip link set lo up && echo 1 >/proc/sys/net/ipv4/ip_forward && exec "$@"'
+        local ns=(unshare --net --mount --propagation slave sh -c "$setup" ns "$d")
+        [ -z "${DOCKERD_NETNS:-}" ] || ns=(nsenter --net="$DOCKERD_NETNS" unshare --mount --propagation slave \
+                sh -c "$setup" ns "$d")
+        PATH=$CTK_BIN:$PATH setsid "${ns[@]}" containerd --config "$d/containerd.toml" \
                 </dev/null >"$d/containerd.log" 2>&1 3>&- &
         echo $! >"$d/containerd.pid"
         ctk_wait_for "$DOCKERD_TIMEOUT" _containerd_ready || {
@@ -86,14 +106,21 @@ TOML
         }
 }
 
+# DOCKERD_MNT, a shared mount: mounts below it reach the daemons' namespace.
+_dockerd_share_mnt() {
+        [ -n "$(ctk_mounts_under "$DOCKERD_MNT")" ] ||
+                { mount --bind "$DOCKERD_MNT" "$DOCKERD_MNT" && mount --make-shared "$DOCKERD_MNT"; }
+}
+
 _containerd_ready() {
         kill -0 "$(cat "$DOCKERD_DIR/containerd.pid")" 2>/dev/null || return 2
         ctr --address "$DOCKERD_DIR/c.sock" version >/dev/null 2>&1 || return 1
 }
 
 _dockerd_launch() {
-        local d=$DOCKERD_DIR netns=(nsenter --net="/proc/$(cat "$DOCKERD_DIR/containerd.pid")/ns/net")
-        PATH=$CTK_BIN:$PATH "${netns[@]}" setsid dockerd \
+        local d=$DOCKERD_DIR pid
+        pid=$(cat "$d/containerd.pid")
+        PATH=$CTK_BIN:$PATH nsenter --net="/proc/$pid/ns/net" --mount="/proc/$pid/ns/mnt" setsid dockerd \
                 --config-file "$DOCKERD_CONFIG" \
                 --containerd "$d/c.sock" \
                 --data-root "$d/data" --exec-root "$d/x" \
@@ -155,7 +182,7 @@ dockerd_stop() {
         [ -n "$d" ] && [ -d "$d" ] || return 0
         dockerd_halt
         ctk_rm_tmpdir "$d" || return 1
-        unset DOCKERD_DIR DOCKERD_CONFIG DOCKER_HOST DOCKER_CONFIG
+        unset DOCKERD_DIR DOCKERD_CONFIG DOCKER_HOST DOCKER_CONFIG DOCKERD_MNT
 }
 
 # dockerd_halt: dockerd_stop without removing DOCKERD_DIR (for a caller that

@@ -50,9 +50,9 @@
 #               runc as the runtime); /etc/containers/containers.conf.d
 #               ENGINES_DIR/containers.conf.d; /etc/containerd
 #               ENGINES_DIR/containerd
-# With ENGINES_NETNS=NAME the namespace joins the named network namespace
-# (`ip netns add NAME`, set up by the caller: helpers/swarm_cluster.bash)
-# instead of a new one.
+# With ENGINES_NETNS=FILE the namespace joins the network namespace FILE
+# names (/proc/PID/ns/net of a process holding it, set up by the caller:
+# helpers/swarm_cluster.bash) instead of a new one.
 #
 # Exported: ENGINES_ROOT (the cached root's path; inside the namespace the
 # overlay is mounted there), ENGINES_DIR, ENGINES_PID, ENGINES_RELEASE,
@@ -170,7 +170,7 @@ touch "\$e/ns.ready"
 exec sleep infinity
 NS
         local ns=(unshare -m -n --propagation private)
-        [ -z "${ENGINES_NETNS:-}" ] || ns=(nsenter --net="/run/netns/$ENGINES_NETNS" unshare -m --propagation private)
+        [ -z "${ENGINES_NETNS:-}" ] || ns=(nsenter --net="$ENGINES_NETNS" unshare -m --propagation private)
         setsid "${ns[@]}" sh "$e/ns.sh" </dev/null >"$e/ns.log" 2>&1 3>&- &
         echo $! >"$e/ns.pid"
         ENGINES_PID=$!

@@ -14,10 +14,11 @@
 # * CDI: podman 4.3 (containers/common 0.50) ignores containers.conf's
 #   cdi_spec_dirs and always reads /etc/cdi and /var/run/cdi. So podman runs
 #   in a private mount namespace (held by one process for the whole test file)
-#   where /etc and /var/lib are overlays (writes land in PODMAN_DIR/ns),
+#   where /etc and /var are overlays (writes land in PODMAN_DIR/ns),
 #   /etc/cdi is PODMAN_CDI_DIR and /run is a fresh tmpfs: podman's
 #   hard-coded /etc/containers/networks, /var/lib/containers/cache,
-#   /run/libpod and runc's /run/runc stay private too.
+#   /var/cache/containers (its short-name alias lock), /var/tmp (image
+#   imports), /run/libpod and runc's /run/runc stay private too.
 #   (cdi_spec_dirs is written too, for newer podman.)
 # Plain bash: sim/sim.sh uses the same functions.
 
@@ -48,7 +49,7 @@ graphroot = "$d/root"
 runroot = "$d/runroot"
 CONF
         setsid unshare --mount --propagation private -- sh -ec '
-                for dir in etc var/lib; do
+                for dir in etc var; do
                         up=$1/ns/$(echo $dir | tr / .)
                         mkdir -p "$up.up" "$up.wk"
                         mount -t overlay overlay -o "lowerdir=/$dir,upperdir=$up.up,workdir=$up.wk" "/$dir"

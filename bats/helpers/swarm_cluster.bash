@@ -6,14 +6,16 @@
 #   setup_file()    { cluster_net_up; cluster_node_start 0 PROFILE ARGS...; ...; }
 #   teardown_file() { cluster_stop; }
 #
-# The network: a namespace CLUSTER_NS-hub holding a bridge, and one
-# namespace CLUSTER_NS-nI per node whose eth0 (a veth pair with the hub's
-# nI on the bridge) has the address 198.18.0.(10+I)/24 and whose loopback is
-# up.  198.18.0.0/15 is reserved for benchmarks: no host route and none of
-# Docker's address pools use it.  Nothing is created in the host's network
-# namespace; CLUSTER_NS holds a random part, so a leftover of another run
-# never collides.  The daemons of node I (helpers/dockerd.bash) run in its
-# namespace and below CLUSTER_DIR/nI (sockets, data, logs), with a simulated
+# The network: a namespace "hub" holding a bridge, and one namespace per
+# node I whose eth0 (a veth pair with the hub's nI on the bridge) has the
+# address 198.18.0.(10+I)/24 and whose loopback is up.  198.18.0.0/15 is
+# reserved for benchmarks: no host route and none of Docker's address pools
+# use it.  Nothing is created in the host's network namespace, nor in
+# /run/netns: each namespace is held by a process of its own (`unshare
+# --net sleep`, its pid in CLUSTER_DIR/ns-NAME.pid) and named by
+# /proc/PID/ns/net (cluster_netns NAME); it goes when that process and the
+# daemons in it are gone.  The daemons of node I (helpers/dockerd.bash) run
+# in its namespace and below CLUSTER_DIR/nI (sockets, data, logs), with a simulated
 # host of their own, a FUSE mount at CLUSTER_DIR/nI/host that the runtime
 # reads (toolkit configuration CLUSTER_DIR/nI/toolkit.json).  One node may
 # run Debian 13's dockerd 26 instead (cluster_engines_node_start): the root
@@ -29,26 +31,48 @@ CLUSTER_NET=198.18.0
 
 # cluster_net_up: the namespaces, the bridge and the veth pairs of 3 nodes.
 cluster_net_up() {
-        CLUSTER_NS=ctksw$(od -An -N3 -tx1 /dev/urandom | tr -d ' \n')
         CLUSTER_DIR=$(ctk_tmpdir swarm) || return 1
-        export CLUSTER_NS CLUSTER_DIR
-        echo "$CLUSTER_NS" >"$CLUSTER_DIR/ns-prefix"
-        local hub=$CLUSTER_NS-hub i
-        ip netns add "$hub" || return 1
-        ip -n "$hub" link add br0 type bridge || return 1
-        ip -n "$hub" link set br0 up || return 1
+        export CLUSTER_DIR
+        local n i
+        for n in hub n0 n1 n2; do
+                setsid unshare --net sleep infinity </dev/null >/dev/null 2>&1 3>&- &
+                echo $! >"$CLUSTER_DIR/ns-$n.pid"
+                disown
+        done
+        for n in hub n0 n1 n2; do
+                # (unshare has made the namespace once the process runs sleep)
+                ctk_wait_for 10 _cluster_ns_ready "$n" || return 1
+        done
+        in_ns hub ip link add br0 type bridge || return 1
+        in_ns hub ip link set br0 up || return 1
         for i in 0 1 2; do
-                ip netns add "$CLUSTER_NS-n$i" || return 1
-                ip -n "$hub" link add "n$i" type veth peer name eth0 netns "$CLUSTER_NS-n$i" || return 1
-                ip -n "$hub" link set "n$i" master br0 up || return 1
-                ip -n "$CLUSTER_NS-n$i" addr add "$CLUSTER_NET.$((10 + i))/24" dev eth0 || return 1
-                ip -n "$CLUSTER_NS-n$i" link set eth0 up || return 1
-                ip -n "$CLUSTER_NS-n$i" link set lo up || return 1
+                in_ns hub ip link add "n$i" type veth peer name eth0 netns "$(cat "$CLUSTER_DIR/ns-n$i.pid")" || return 1
+                in_ns hub ip link set "n$i" master br0 up || return 1
+                in_ns "n$i" ip addr add "$CLUSTER_NET.$((10 + i))/24" dev eth0 || return 1
+                in_ns "n$i" ip link set eth0 up || return 1
+                in_ns "n$i" ip link set lo up || return 1
         done
 }
 
+_cluster_ns_ready() {
+        local pid
+        pid=$(cat "$CLUSTER_DIR/ns-$1.pid")
+        kill -0 "$pid" 2>/dev/null || return 2
+        [ "$(readlink "/proc/$pid/exe")" = "$(readlink -f "$(command -v sleep)")" ]
+}
+
+# cluster_netns NAME: the file naming the network namespace NAME (hub, n0..n2).
+cluster_netns() { echo "/proc/$(cat "$CLUSTER_DIR/ns-$1.pid")/ns/net"; }
+
+# in_ns NAME CMD...: CMD in the network namespace NAME.
+in_ns() {
+        local n=$1
+        shift
+        nsenter --net="$(cluster_netns "$n")" "$@"
+}
+
 # the containers' ids, gathered by cluster_stop for cluster_leftovers
-_cluster_ids() { echo "${BATS_FILE_TMPDIR:-/tmp}/$CLUSTER_NS.containers"; }
+_cluster_ids() { echo "${BATS_FILE_TMPDIR:-/tmp}/$(basename "$CLUSTER_DIR").containers"; }
 
 # cluster_addr I: node I's address.
 cluster_addr() { echo "$CLUSTER_NET.$((10 + $1))"; }
@@ -105,7 +129,7 @@ cluster_node_start() {
                 cat "$d/configure.out" >&2
                 return 1
         }
-        DOCKERD_NETNS=$CLUSTER_NS-n$i dockerd_start "$d" || return 1
+        DOCKERD_NETNS=$(cluster_netns "n$i") dockerd_start "$d" || return 1
         images_docker_import
 }
 
@@ -116,7 +140,7 @@ cluster_engines_node_start() {
         local i=$1 profile=$2
         shift 2
         mkdir -p "$CLUSTER_DIR/client-$i" && echo '{}' >"$CLUSTER_DIR/client-$i/config.json" || return 1
-        ENGINES_NETNS=$CLUSTER_NS-n$i engines_start || return 1
+        ENGINES_NETNS=$(cluster_netns "n$i") engines_start || return 1
         echo "$i" >"$CLUSTER_DIR/engines-node"
         readlink "/proc/$ENGINES_PID/ns/mnt" >"$(_cluster_ids).mntns"
         engines_fakefs_mount "$profile" || return 1
@@ -146,34 +170,57 @@ cluster_stop() {
         for i in 0 1 2; do
                 timeout 20 on "$i" docker ps -aq --no-trunc 2>/dev/null || true
         done >>"$(_cluster_ids)"
+        # the nodes side by side (each has dozens of containers to remove)
+        local pids=() pid
         if [ -n "$(_cluster_engines_node)" ]; then
-                engines_fakefs_umount
-                engines_stop
+                (
+                        engines_fakefs_umount
+                        engines_stop
+                ) &
+                pids+=($!)
         fi
         for i in 2 1 0; do
                 d=$CLUSTER_DIR/n$i
                 [ -d "$d" ] || continue
-                _cluster_use "$i"
-                # (a node whose dockerd was killed: its containers through runc)
-                dockerd_halt || rc=1
-                if [ -e "$d/fakefs.pid" ]; then
-                        "$CTK_BIN/amd-ctk-fakefs" umount "$d/host" 2>/dev/null || umount -l "$d/host" 2>/dev/null || true
-                        ctk_kill_pidfile "$d/fakefs.pid" 10
-                fi
+                (
+                        _cluster_use "$i"
+                        st=0
+                        # (a node whose dockerd was killed: its containers through runc)
+                        dockerd_halt || st=1
+                        if [ -e "$d/fakefs.pid" ]; then
+                                "$CTK_BIN/amd-ctk-fakefs" umount "$d/host" 2>/dev/null ||
+                                        umount -l "$d/host" 2>/dev/null || true
+                                ctk_kill_pidfile "$d/fakefs.pid" 10
+                        fi
+                        exit $st
+                ) &
+                pids+=($!)
+        done
+        for pid in "${pids[@]}"; do
+                wait "$pid" || rc=1
+        done
+        # the namespaces (they go with their holders), for cluster_leftovers
+        for i in hub n0 n1 n2; do
+                [ ! -e "$CLUSTER_DIR/ns-$i.pid" ] || readlink "$(cluster_netns "$i")" 2>/dev/null || true
+        done >"$(_cluster_ids).netns"
+        for i in hub n0 n1 n2; do
+                ctk_kill_pidfile "$CLUSTER_DIR/ns-$i.pid" 10
         done
         ctk_rm_tmpdir "$CLUSTER_DIR" || rc=1
-        for i in 0 1 2 hub; do
-                [ "$i" = hub ] || i=n$i
-                ip netns del "$CLUSTER_NS-$i" 2>/dev/null || true
-        done
         return $rc
 }
 
 # cluster_leftovers: one line per thing the cluster left behind.
 cluster_leftovers() {
-        local ns=${CLUSTER_NS:?} dir=${CLUSTER_DIR:?} f id
-        ip netns list | awk -v p="$ns-" 'index($1, p) == 1 { print "network namespace " $1 }'
-        ip -o link show | awk -F': ' -v p="$ns" 'index($2, p) == 1 { print "interface " $2 }'
+        local dir=${CLUSTER_DIR:?} f id
+        # a network namespace lives while a process is in it
+        if [ -s "$(_cluster_ids).netns" ]; then
+                for f in /proc/[0-9]*; do
+                        id=$(readlink "$f/ns/net" 2>/dev/null) || continue
+                        ! grep -qxF -- "$id" "$(_cluster_ids).netns" ||
+                                echo "process ${f#/proc/} in the cluster's network namespace $id"
+                done
+        fi
         ctk_mounts_under "$dir" | sed 's/^/mount /'
         [ ! -e "$dir" ] || echo "directory $dir"
         for f in /proc/[0-9]*/cmdline; do
