@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "error.h"
+#include "format.h"
 #include "version.h"
 
 static const struct ctk_opt help_opt = CTK_FLAG("help h", "show help");
@@ -92,13 +93,12 @@ char *ctk_opt_spec(const struct ctk_opt *o)
         return buf;
 }
 
-/* "PATH: message", with " (see 'PATH --help')" when see_help, as one line on stderr. */
-static void print_line(const struct ctk_cmdline *cl, bool see_help, const char *fmt, va_list ap)
+/* "PATH: message", with " (see 'PATH --help')" when see_help, as one line on
+ * stderr; the values cut as in every message (ctk_format_values). */
+__attribute__((format(printf, 3, 0))) static void print_line(const struct ctk_cmdline *cl, bool see_help,
+                                                             const char *fmt, va_list ap)
 {
-        char *msg = NULL;
-        if (vasprintf(&msg, fmt, ap) < 0)
-                msg = NULL;
-        msg = ctk_one_line(msg);
+        char *msg = ctk_one_line(ctk_format_values(fmt, ap));
         const char *name = cl->name != NULL ? cl->name : cl->path[0]->name;
         (void)fprintf(stderr, "%s: %s", name, msg != NULL ? msg : "out of memory");
         if (see_help)

@@ -208,8 +208,8 @@ static void exit_status(FILE *f, const struct ctk_cmd *cmd)
         static const char *const usual[] = {
             "Success.",
             "Failure, or a value the command refuses: one line on standard error says what.",
-            "Usage error: an unknown command or option, a missing value or argument, an unexpected argument "
-            "(one line on standard error).",
+            ("Usage error: an unknown command or option, a missing value or argument, an unexpected argument "
+             "(one line on standard error)."),
         };
         (void)fputs(".SH EXIT STATUS\n", f);
         const char *own = cmd->exit_status != NULL ? cmd->exit_status : "";
