@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
 # The Debian packages (make deb): contents, lintian, and install, upgrade,
 # remove and purge with dpkg inside Debian 12 and Debian 13 roots (built
-# once by sim/roots.sh; each test works on a copy-on-write overlay of one),
+# once by sim/engines.sh --pkg; each test works on a copy-on-write overlay of one),
 # on a host without amdgpu and on the simulated seed host; the programs they
 # ship (stripped) checked for hardening; the CDI refresh service's unit and
 # udev rule checked by systemd 257's own tools (and its sandbox rated); the
@@ -22,8 +22,8 @@ setup_file() {
         DEB_DIR=$DEBS sh "$CTK_REPO/sim/deb.sh" >/dev/null || return 1
         DEB_DIR=$DEBS/old DEB_VERSION=0.0~old1 sh "$CTK_REPO/sim/deb.sh" >/dev/null || return 1
         export BOOKWORM TRIXIE
-        BOOKWORM=$(realpath "$(cd "$CTK_REPO" && sh sim/roots.sh bookworm-pkg bookworm)") || return 1
-        TRIXIE=$(realpath "$(cd "$CTK_REPO" && sh sim/roots.sh trixie-pkg trixie systemd udev)") || return 1
+        BOOKWORM=$(realpath "$(sh "$CTK_REPO/sim/engines.sh" --pkg bookworm)") || return 1
+        TRIXIE=$(realpath "$(sh "$CTK_REPO/sim/engines.sh" --pkg trixie)") || return 1
 }
 
 setup() {

@@ -5,8 +5,8 @@
 #
 # Steps, each announced by a "check: ..." line: the build, format and
 # layers, lint (cppcheck, clang-tidy), checksec, the fuzz smoke run, the
-# unit tests, the unit tests under ASan and UBSan, the engine roots, the
-# end-to-end (bats) tests.  Compiler command lines are not shown (V=1 shows
+# unit tests, the unit tests under ASan and UBSan, the end-to-end (bats)
+# tests; the Debian roots those need are built in the background meanwhile.  Compiler command lines are not shown (V=1 shows
 # them).  A step that prints nothing for a minute gets a progress line
 # ("  lint: 2m 0s, clang-tidy: 57 of 163 files done").  A failing step does
 # not stop the run (a failed build does: nothing can be tested).
@@ -134,10 +134,21 @@ finish() {
 echo "check: the host's state before the tests (sim/hoststate.sh; ${CTK_HOSTCHECK})"
 sh sim/hoststate.sh snapshot "$LOGS/host-before"
 
+# The Debian roots (make engines: debootstrap, minutes the first time) are
+# built in the background meanwhile: they wait on the network and the disk,
+# the steps until the end-to-end tests on the CPU.
+echo "check: the Debian roots of the end-to-end tests, in the background (built once with debootstrap)"
+{
+        $MAKE --no-print-directory $quiet engines >"$LOGS/engines.log" 2>&1
+        echo $? >"$LOGS/engines.rc"
+} &
+roots=$!
+
 # (the unit test binaries are built here too: the ASan build is unit-asan's)
 if ! step build "build (programs, tools, unit tests; V=1 shows the compiler lines)" "progress_objects $BUILD" \
         $MAKE --no-print-directory $quiet $jobs all tests; then
         echo "check: the build failed: nothing is tested"
+        wait "$roots" # (kept for the next run)
         count lint 0 1
         finish
         exit 1
@@ -170,8 +181,9 @@ step unit-asan "unit tests under ASan and UBSan (their build first)" "progress_u
         $MAKE --no-print-directory $quiet $jobs unit-asan
 unit_count unit-asan
 
-step engines "engine roots (built once with debootstrap, minutes the first time)" : \
-        $MAKE --no-print-directory $quiet engines
+[ -e "$LOGS/engines.rc" ] || echo "  waiting for the Debian roots ($LOGS/engines.log)"
+wait "$roots"
+cat "$LOGS/engines.log"
 [ "$(cat "$LOGS/engines.rc")" -eq 0 ] || count end-to-end 0 1
 
 step bats "end-to-end tests (bats)" progress_bats $MAKE --no-print-directory $quiet bats

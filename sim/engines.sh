@@ -1,8 +1,11 @@
 #!/bin/sh
-# The engine roots, built once by sim/roots.sh below build/roots and reused:
+# The Debian roots of the end-to-end tests, built once by sim/roots.sh below
+# build/roots and reused:
 #
-#   sh sim/engines.sh [RELEASE]     prints the root's path
-#   sh sim/engines.sh --all         builds the three (make engines)
+#   sh sim/engines.sh [RELEASE]     prints the engine root's path
+#   sh sim/engines.sh --pkg RELEASE prints the package root's path
+#                                   (bookworm or trixie: bats/package.bats)
+#   sh sim/engines.sh --all         builds all five at once (make engines)
 #
 #   trixie    (default) Debian 13: docker 26, containerd 1.7, runc, crun,
 #             podman 5, compose, and the CRI client's gRPC stubs
@@ -15,6 +18,9 @@
 #             docker need (uidmap, passwd for useradd, slirp4netns, passt,
 #             fuse-overlayfs, rootlesskit), apptainer, and the CRI client's
 #             gRPC stubs
+#
+# The package roots: a bare Debian 12, and a Debian 13 with systemd and udev
+# (the package's unit and udev rule, checked and run by systemd itself).
 #
 # The bats scenarios run their daemons in a private mount and network
 # namespace (bats/helpers/engines.bash).  Versions move with the suites:
@@ -47,10 +53,35 @@ root() {
                 ;;
         esac
 }
-if [ "${1:-}" = --all ]; then
+pkg_root() {
+        case $1 in
+        bookworm) sh sim/roots.sh bookworm-pkg bookworm ;;
+        trixie) sh sim/roots.sh trixie-pkg trixie systemd udev ;;
+        *)
+                echo "usage: sh sim/engines.sh --pkg bookworm|trixie" >&2
+                return 2
+                ;;
+        esac
+}
+case ${1:-} in
+--all)
+        # at once: debootstrap waits on the network and the disk more than on
+        # the CPU (each root has its own lock: sim/roots.sh)
+        pids=""
         for r in trixie bookworm sid; do
-                root $r >/dev/null
+                root $r >/dev/null &
+                pids="$pids $!"
         done
-        exit 0
-fi
-root "${1:-trixie}"
+        for r in bookworm trixie; do
+                pkg_root $r >/dev/null &
+                pids="$pids $!"
+        done
+        rc=0
+        for p in $pids; do
+                wait "$p" || rc=1
+        done
+        exit $rc
+        ;;
+--pkg) pkg_root "${2:-}" ;;
+*) root "${1:-trixie}" ;;
+esac
