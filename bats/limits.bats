@@ -138,7 +138,7 @@ with open(out, "w") as f:
         big_spec "$T/cdi/many.json" vendor.com/many 100000
         [ "$(stat -c %s "$T/cdi/huge.json")" -gt 16777216 ]
         [ "$(stat -c %s "$T/cdi/many.json")" -lt 16777216 ]
-        jq --arg d "$T/cdi" '.["cdi-spec-dirs"] = [$d]' "$CFG" >"$T/cfg-cdi.json"
+        jq --arg d "$T/cdi" '.["cdi-spec-dirs"] = [$d] | .["cdi-kinds"] = ["*"]' "$CFG" >"$T/cfg-cdi.json"
         spec_with '.process.env += ["AMD_VISIBLE_DEVICES=amd.com/gpu=1"]'
         bounded "$RT_SHIM" --amd-config="$T/cfg-cdi.json" create --bundle "$T/b" cdi-caps
         [ "$status" -eq 0 ]

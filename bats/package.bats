@@ -293,11 +293,14 @@ boot_systemd() {
         in_root "$TRIXIE" rm -r /etc/cdi # (postinst wrote the spec): the unit makes the directory
 
         # The unit as installed, on the simulated host at /srv/host: the toolkit
-        # reads it there (config key root) and the unit's condition looks there.
+        # reads it there (config key root; a simulated host's state goes where
+        # the configuration says, here where runtime configure kept its
+        # record) and the unit's condition looks there.
         # After its commands, a probe (as sandboxed as they are) tells what it
         # may do; a second unit records the outcome and ends the boot.
         local u=$T/upper
-        printf '{"root": "/srv/host"}\n' >"$u/etc/amd-container-toolkit/config.json"
+        printf '{"root": "/srv/host", "state-dir": "/var/lib/amd-container-toolkit"}\n' \
+                >"$u/etc/amd-container-toolkit/config.json"
         mkdir -p "$u/etc/systemd/system/amd-cdi-refresh.service.d" "$u/usr/local/bin"
         printf '%s\n' '[Unit]' 'ConditionPathIsDirectory=' 'ConditionPathIsDirectory=/srv/host/sys/module/amdgpu' \
                 '[Service]' 'ExecStartPost=/usr/local/bin/ctk-probe' \

@@ -43,7 +43,8 @@ setup() {
         "$RT_BIN/amd-ctk" --profile "$RT_PROFILES/$SEED.json" cdi generate --output "$CDI/amd.json" >/dev/null
         jq -n --arg p "$RT_PROFILES/$SEED.json" --arg log "$T/runtime.log" --arg state "$T/state" \
                 --arg cdi "$CDI" --arg open "$OPEN" \
-                '{profile: $p, "log-file": $log, "state-dir": $state, "cdi-spec-dirs": [$cdi, $open]}' >"$CFG"
+                '{profile: $p, "log-file": $log, "state-dir": $state, "cdi-spec-dirs": [$cdi, $open],
+                  "cdi-kinds": ["*"]}' >"$CFG" # (other vendors' kinds: the specs of these tests)
 }
 
 teardown() {

@@ -179,7 +179,7 @@ teardown() { rt_cdi_teardown; }
         [ "$status" -eq 0 ]
         [ "$(jq -r '.linux.devices | map(.path) | join(" ")' "$B/config.json")" = \
                 "$(jq -r '.devices[] | select(.name == "1") | .containerEdits.deviceNodes | map(.path) | join(" ")' "$CDI/amd.json")" ]
-        grep -q "mode cdi: the CDI spec $CDI/amd.json was stale" "$T/runtime.log"
+        grep -q "mode cdi: the CDI spec $CDI/amd.json was regenerated; it was stale: /dev/dri/card" "$T/runtime.log"
         shim delete -f "$ID"
         # the regenerated spec is fresh: the next create does not touch it
         cp "$CDI/amd.json" "$T/spec-now.json"

@@ -42,7 +42,8 @@ int ctk_cli_open_backend(struct ctk_cli *cli, struct ctk_backend **out, struct c
 /* The state directory (config key state-dir) for files a command keeps.  A
  * simulated host (--root other than /, --profile, their env twins or config
  * keys) never gets the real host's default one: then state-dir must be set
- * in the configuration, else this fails saying so. */
+ * in the configuration (to any directory, the default's path included),
+ * else this fails saying so. */
 int ctk_cli_state_dir(struct ctk_cli *cli, const char **out, struct ctk_error **err);
 
 /* Prints "amd-ctk: <message>" (one line) to stderr and returns 1. */

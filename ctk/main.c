@@ -72,7 +72,7 @@ int ctk_cli_state_dir(struct ctk_cli *cli, const char **out, struct ctk_error **
                 return -1;
         char real[PATH_MAX];
         bool simulated = profile != NULL || (root != NULL && (realpath(root, real) == NULL || strcmp(real, "/") != 0));
-        if (simulated && strcmp(c->state_dir, CTK_TRACKER_DEFAULT_STATE_DIR) == 0)
+        if (simulated && !ctk_config_given(c, "state-dir"))
                 return ctk_error_set(err, EINVAL,
                                      "the host is simulated (%s %s): its state would go to this host's %s; set "
                                      "state-dir in a configuration file (--config FILE) for it",

@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "core/base/base.h"
 
@@ -32,6 +33,7 @@ struct ctk_config {
                                            container without CAP_SYS_ADMIN in its bounding set */
         struct ctk_strv cdi_annotation_prefixes; /* default cdi.k8s.io/; empty: annotations request nothing */
         struct ctk_strv cdi_kinds;               /* default amd.com/gpu; "*" = any: the kinds CDI names may have */
+        uint32_t given;                          /* the keys the file set (ctk_config_given) */
 };
 
 /* The runtime's modes (config key mode). */
@@ -40,6 +42,9 @@ enum ctk_config_mode {
         CTK_MODE_CDI,    /* everything through the spec directories, plain tokens as amd.com/gpu names */
         CTK_MODE_LEGACY, /* discovery only; a CDI name is an error */
 };
+/* Whether the configuration file set key (else it has its default). */
+bool ctk_config_given(const struct ctk_config *c, const char *key);
+
 /* The mode of c (auto when unset). */
 enum ctk_config_mode ctk_config_mode_of(const struct ctk_config *c);
 

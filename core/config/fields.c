@@ -35,6 +35,7 @@ static const struct ctk_config_field fields[] = {
     {"cdi-kinds", CTK_CONFIG_F_CDI_KINDS, false, AT(cdi_kinds)},
 };
 #define NFIELDS (sizeof(fields) / sizeof(fields[0]))
+_Static_assert(NFIELDS <= 32, "struct ctk_config's given has a bit per key");
 
 static const char *const log_levels[] = {"error", "warning", "info", "debug", NULL};
 static const char *const modes[] = {"auto", "cdi", "legacy", NULL}; /* in enum ctk_config_mode order */
@@ -243,19 +244,9 @@ static const struct ctk_config_field *find_field(const char *key)
         return NULL;
 }
 
-int ctk_config_set(struct ctk_config *c, const char *key, const struct ctk_config_value *v, size_t *at,
-                   struct ctk_error **err)
+static int set_field(struct ctk_config *c, const struct ctk_config_field *f, const struct ctk_config_value *v,
+                     size_t *at, struct ctk_error **err)
 {
-        *at = SIZE_MAX;
-        const struct ctk_config_field *f = find_field(key);
-        if (f == NULL)
-                return ctk_error_set(
-                    err, EINVAL,
-                    "unknown key \"%s\" (known keys: root, profile, runtime-path, log-file, "
-                    "log-level, state-dir, resource-kinds, seccomp-numa, ctk-path, cdi-spec-dirs, cdi-refresh, mode, "
-                    "cdi-refresh-on-stale, accept-visible-devices-envvar-when-unprivileged, cdi-annotation-prefixes, "
-                    "cdi-kinds)",
-                    key);
         if (f->kind == CTK_CONFIG_F_BOOL) {
                 if (v->kind != CTK_CONFIG_V_BOOL)
                         return ctk_error_set(err, EINVAL, "\"%s\" must be true or false, not %s", f->key, v->type);
@@ -281,6 +272,31 @@ int ctk_config_set(struct ctk_config *c, const char *key, const struct ctk_confi
         free(*slot);
         *slot = copy;
         return 0;
+}
+
+int ctk_config_set(struct ctk_config *c, const char *key, const struct ctk_config_value *v, size_t *at,
+                   struct ctk_error **err)
+{
+        *at = SIZE_MAX;
+        const struct ctk_config_field *f = find_field(key);
+        if (f == NULL)
+                return ctk_error_set(
+                    err, EINVAL,
+                    "unknown key \"%s\" (known keys: root, profile, runtime-path, log-file, "
+                    "log-level, state-dir, resource-kinds, seccomp-numa, ctk-path, cdi-spec-dirs, cdi-refresh, mode, "
+                    "cdi-refresh-on-stale, accept-visible-devices-envvar-when-unprivileged, cdi-annotation-prefixes, "
+                    "cdi-kinds)",
+                    key);
+        if (set_field(c, f, v, at, err) < 0)
+                return -1;
+        c->given |= 1U << (f - fields);
+        return 0;
+}
+
+bool ctk_config_given(const struct ctk_config *c, const char *key)
+{
+        const struct ctk_config_field *f = find_field(key);
+        return f != NULL && (c->given & (1U << (f - fields))) != 0;
 }
 
 int ctk_config_finish(const struct ctk_config *c, const char **key, struct ctk_error **err)

@@ -120,6 +120,24 @@ static void test_default_round_trip(void **state)
         ctk_config_clear(&c);
 }
 
+/* The keys the file set, even to their default values, and only those. */
+static void test_given(void **state)
+{
+        (void)state;
+        struct ctk_config c;
+        struct ctk_error *err = NULL;
+        assert_int_equal(ctk_config_defaults(&c, &err), 0);
+        assert_false(ctk_config_given(&c, "state-dir"));
+        ctk_config_clear(&c);
+        assert_int_equal(parse("{\"state-dir\": \"/var/lib/amd-container-toolkit\", \"seccomp-numa\": true}", &c, &err),
+                         0);
+        assert_true(ctk_config_given(&c, "state-dir"));
+        assert_true(ctk_config_given(&c, "seccomp-numa"));
+        assert_false(ctk_config_given(&c, "root"));
+        assert_false(ctk_config_given(&c, "no-such-key"));
+        ctk_config_clear(&c);
+}
+
 /* cdi-annotation-prefixes and cdi-kinds: empty arrays turn them off; bad
  * entries are one error naming the key and the entry. */
 static void test_cdi_policy_keys(void **state)
@@ -441,21 +459,14 @@ static void test_default_dump_loads(void **state)
 int main(void)
 {
         const struct CMUnitTest tests[] = {
-            cmocka_unit_test(test_cdi_policy_keys),
-            cmocka_unit_test(test_cdi_kind_allowed),
-            cmocka_unit_test(test_defaults),
-            cmocka_unit_test(test_default_round_trip),
-            cmocka_unit_test(test_blank_and_empty),
-            cmocka_unit_test(test_every_key),
-            cmocka_unit_test(test_partial_keeps_other_defaults),
-            cmocka_unit_test(test_syntax_errors),
-            cmocka_unit_test(test_not_an_object),
-            cmocka_unit_test(test_unknown_key),
-            cmocka_unit_test(test_wrong_types),
-            cmocka_unit_test(test_bad_values),
-            cmocka_unit_test(test_load_missing),
-            cmocka_unit_test(test_load_file),
-            cmocka_unit_test(test_load_directory),
+            cmocka_unit_test(test_cdi_policy_keys),    cmocka_unit_test(test_cdi_kind_allowed),
+            cmocka_unit_test(test_defaults),           cmocka_unit_test(test_given),
+            cmocka_unit_test(test_default_round_trip), cmocka_unit_test(test_blank_and_empty),
+            cmocka_unit_test(test_every_key),          cmocka_unit_test(test_partial_keeps_other_defaults),
+            cmocka_unit_test(test_syntax_errors),      cmocka_unit_test(test_not_an_object),
+            cmocka_unit_test(test_unknown_key),        cmocka_unit_test(test_wrong_types),
+            cmocka_unit_test(test_bad_values),         cmocka_unit_test(test_load_missing),
+            cmocka_unit_test(test_load_file),          cmocka_unit_test(test_load_directory),
             cmocka_unit_test(test_default_dump_loads),
         };
         return cmocka_run_group_tests(tests, setup_dir, teardown_dir);
