@@ -158,7 +158,7 @@ make_fake_bin() {
                 env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make --no-print-directory -C "$2" BUILD="$3" install \
                         PREFIX=/usr DESTDIR="$4"' sh "$BATS_TEST_TMPDIR" "$CTK_REPO" "${CTK_BIN%/bin}" "$dest"
         [ "$status" -eq 0 ] || {
-                echo "$output"
+                echo "exit status $status: $output"
                 return 1
         }
         [ -z "$(find "$BATS_TEST_TMPDIR/var-up" "$BATS_TEST_TMPDIR/etc-up" -mindepth 1)" ]

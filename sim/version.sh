@@ -14,8 +14,17 @@ set -eu
 }
 out=$1
 repo=$(cd "$(dirname "$0")/.." && pwd)
-version=$(git -C "$repo" describe --tags --always --dirty 2>/dev/null || echo unknown)
-commit=$(git -C "$repo" rev-parse --short HEAD 2>/dev/null || echo unknown)
+# (--no-optional-locks: describe --dirty refreshes the index, which takes
+# its lock; another make of the same tree at the same moment would then make
+# git fail, and the stamp change to "unknown", relinking every program while
+# tests run them)
+version=$(git --no-optional-locks -C "$repo" describe --tags --always --dirty 2>/dev/null) || version=""
+commit=$(git --no-optional-locks -C "$repo" rev-parse --short HEAD 2>/dev/null) || commit=""
+if [ -z "$version" ] || [ -z "$commit" ]; then
+        # not a git tree (a tarball), or git failed: a stamp there is kept
+        [ ! -f "$out" ] || exit 0
+        version=unknown commit=unknown
+fi
 v_line="const char ctk_version[] = \"$version\";"
 c_line="const char ctk_git_commit[] = \"$commit\";"
 if [ -f "$out" ] && grep -qxF "$v_line" "$out" && grep -qxF "$c_line" "$out"; then
