@@ -12,11 +12,12 @@ bats_require_minimum_version 1.5.0
 
 load helpers/common
 load helpers/runtime_bundle
+load helpers/fakefs
+load helpers/runtime_cdi
 
 export BATS_TEST_TIMEOUT=${BATS_TEST_TIMEOUT:-180}
 
-SEED=seed-4xmi210
-
+# (its own bundle: what these tests look at)
 setup_file() {
         ctk_require_built "$RT_SHIM" "$RT_BIN/amd-ctk" || return 1
         command -v runc >/dev/null || {
@@ -28,33 +29,16 @@ setup_file() {
 }
 
 setup() {
-        unset AMD_CTK_CONFIG AMD_CTK_ROOT AMD_CTK_PROFILE
-        T=$BATS_TEST_TMPDIR
-        B=$T/bundle
-        STATE=$T/runc
-        ID=ctk-trust-$BATS_TEST_NUMBER-$$
-        CFG=$T/config.json
-        CDI=$T/cdi   # root's, 0755: trusted
+        rt_cdi_setup
         OPEN=$T/open # every user's, 0777 (a later directory: its specs would win)
-        mkdir -p "$CDI" "$OPEN"
-        chmod 0755 "$CDI"
+        mkdir -p "$OPEN"
+        chmod 0755 "$CDI" # root's: trusted
         chmod 0777 "$OPEN"
-        cp -a "$TEMPLATE" "$B"
-        "$RT_BIN/amd-ctk" --profile "$RT_PROFILES/$SEED.json" cdi generate --output "$CDI/amd.json" >/dev/null
-        jq -n --arg p "$RT_PROFILES/$SEED.json" --arg log "$T/runtime.log" --arg state "$T/state" \
-                --arg cdi "$CDI" --arg open "$OPEN" \
-                '{profile: $p, "log-file": $log, "state-dir": $state, "cdi-spec-dirs": [$cdi, $open],
-                  "cdi-kinds": ["*"]}' >"$CFG" # (other vendors' kinds: the specs of these tests)
+        # (other vendors' kinds: the specs of these tests)
+        config profile "$RT_PROFILES/$SEED.json" "$(jq -n --arg cdi "$CDI" --arg open "$OPEN" \
+                '{"cdi-spec-dirs": [$cdi, $open], "cdi-kinds": ["*"]}')"
 }
-
-teardown() {
-        local id
-        for id in $(runc --root "$STATE" list -q 2>/dev/null); do
-                runc --root "$STATE" delete -f "$id" >/dev/null 2>&1 || true
-        done
-}
-
-shim() { "$RT_SHIM" --amd-config="$CFG" --root "$STATE" "$@"; }
+teardown() { rt_cdi_teardown; }
 
 # hook_spec FILE KIND DEVICE MARK: a spec of KIND whose device DEVICE sets
 # FROM=MARK and has a createRuntime hook (run by runc as root, on the host)

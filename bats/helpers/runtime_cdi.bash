@@ -1,6 +1,7 @@
 # The runtime driven directly with runc as a CDI client (busybox bundles,
 # the simulated seed host, a private spec directory, log and state): what
-# bats/runtime-cdi.bats and bats/runtime-policy.bats share.
+# bats/runtime-cdi.bats, bats/runtime-policy.bats and bats/runtime-cdi-trust.bats
+# share.
 #
 #   load helpers/common; load helpers/runtime_bundle; load helpers/fakefs
 #   load helpers/runtime_cdi
