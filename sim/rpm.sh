@@ -5,10 +5,10 @@
 #                              at Fedora's paths, and the refresh unit's preset
 #   amd-container-toolkit-sim  amd-ctk-fakefs
 # into build/rpm/ (RPM_DIR) as NAME-VERSION-RELEASE.ARCH.rpm, version
-# RPM_VERSION (default: sim/pkg-version.sh, the .deb's), release RPM_RELEASE
+# RPM_VERSION (default: sim/pkg.sh version, the .deb's), release RPM_RELEASE
 # (default 1); RPM_CONFIG=FILE ships FILE as the default config.json (tests:
-# an earlier build whose default differed).  The files are the tree `make
-# install DESTDIR=... PREFIX=/usr` stages (the simulator's in -sim, the rest
+# an earlier build whose default differed).  The files are the tree `sh
+# sim/pkg.sh stage` stages, as for the .deb (the simulator's in -sim, the rest
 # in the main package), the programs stripped and the man pages compressed
 # as in the .deb, plus the default config.json (%config(noreplace): every
 # file below /etc is), the unit and the udev rule of packaging/debian/ and
@@ -19,7 +19,7 @@ cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
 out=${RPM_DIR:-$BUILD/rpm}
 case $out in /*) ;; *) out=$PWD/$out ;; esac
-version=${RPM_VERSION:-$(sh sim/pkg-version.sh)}
+version=${RPM_VERSION:-$(sh sim/pkg.sh version)}
 release=${RPM_RELEASE:-1}
 work=$out/work
 rm -rf "$work"
@@ -27,7 +27,7 @@ rm -rf "$work"
 rm -f "$out"/amd-container-toolkit-*.rpm
 stage=$work/BUILD/stage
 mkdir -p "$work/BUILD"
-make --no-print-directory -s install DESTDIR="$stage" PREFIX=/usr >/dev/null
+sh sim/pkg.sh stage "$stage"
 
 # programs without debugging symbols (the build tree keeps them), man pages
 # compressed
@@ -64,7 +64,7 @@ chmod -R u+rwX,go+rX,go-w "$stage"
 
 # what a library the static programs carry is, as Debian's -dev package of it says
 upstream() { dpkg-query -W -f '${Version}' "$1" | sed 's/^[0-9]*://; s/-[^-]*$//'; }
-date=$(LC_ALL=C date -u -d "@$(sh sim/pkg-version.sh --epoch)" '+%a %b %d %Y')
+date=$(LC_ALL=C date -u -d "@$(sh sim/pkg.sh epoch)" '+%a %b %d %Y')
 sed -e "s/@VERSION@/$version/g" -e "s/@RELEASE@/$release/g" -e "s/@DATE@/$date/" \
         -e "s/@JANSSON@/$(upstream libjansson-dev)/" -e "s/@LIBYAML@/$(upstream libyaml-dev)/" \
         -e "s/@LIBSECCOMP@/$(upstream libseccomp-dev)/" -e "s/@GLIBC@/$(upstream libc6-dev)/" \
