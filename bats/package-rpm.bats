@@ -147,8 +147,8 @@ rpm_files() {
                         return 1
                 }
         done
-        ! grep -q fakefs <<<"$output"
-        ! grep -q /lib/.build-id <<<"$output"
+        ! grep -q fakefs <<<"$output" || false
+        ! grep -q /lib/.build-id <<<"$output" || false
         run rpmq -qpl "$sim"
         [ "$(grep -c '^/usr/bin/' <<<"$output")" -eq 1 ]
         grep -qx /usr/bin/amd-ctk-fakefs <<<"$output"
@@ -210,7 +210,7 @@ rpm_files() {
         # runs the toolkit or touches an engine's configuration
         local code
         code=$(grep -v '^ *#' <<<"$output" | sed 's|--no-reload||g; s|/dev/null||g')
-        ! grep -E 'amdgpu|/sys|/dev/|start|reload|amd-ctk|runtime configure|docker|containerd|podman|crio|/etc/containers' <<<"$code"
+        ! grep -E 'amdgpu|/sys|/dev/|start|reload|amd-ctk|runtime configure|docker|containerd|podman|crio|/etc/containers' <<<"$code" || false
 }
 
 # install_verify_erase ROOT [FILE...]: rpm -i prints nothing of its own,
@@ -254,7 +254,7 @@ install_verify_erase() {
         local wants=/etc/systemd/system/multi-user.target.wants/amd-cdi-refresh.service
         install_verify_erase "$TRIXIE" "l $wants"
         grep -qx "l 777 root $wants /usr/lib/systemd/system/amd-cdi-refresh.service" "$T/installed"
-        ! grep -q " $wants " "$T/after"
+        ! grep -q " $wants " "$T/after" || false
 }
 
 @test "Debian 13 root: systemctl agrees, the unit enabled after rpm -i; an administrator's disable survives an upgrade (rpm -U restarts and enables nothing)" {
@@ -327,7 +327,7 @@ warning: $c created as $c.rpmnew" ]
         run chroot_in "$TRIXIE" dpkg -i "/pkgs/deb/$(basename "$(deb)")"
         printf '%s\n' "$output"
         [ "$status" -eq 0 ]
-        ! grep -q '^left: ' <<<"$output"
+        ! grep -q '^left: ' <<<"$output" || false
         [[ "$output" == *"amd-container-toolkit: the amdgpu driver is not loaded: /etc/cdi/amd.json is generated when it is"* ]]
         # the package's files (below /usr in this root: /lib is a link to
         # usr/lib), the tracker's state, the unit's enablement (systemd's

@@ -115,7 +115,7 @@ for p in $files_of; do
 done
 if [ -n "$from" ]; then
         apt_log=$(mktemp)
-        # shellcheck disable=SC2086 # the list splits into its names
+        # shellcheck disable=SC2046,SC2086 # the list splits into its names
         if ! {
                 awk -v s="$suite" -v f="$from" '$1 == "deb" && $3 == s { $3 = f; print }' "$dir/etc/apt/sources.list" \
                         >"$dir/etc/apt/sources.list.d/$from.list" &&
