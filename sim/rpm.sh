@@ -73,11 +73,13 @@ sed -e "s/@VERSION@/$version/g" -e "s/@RELEASE@/$release/g" -e "s/@DATE@/$date/"
 cp LICENSE README.md "$work/BUILD/"
 cp packaging/debian/copyright "$work/BUILD/copyright"
 
-# (every path rpmbuild uses below the work directory: its database too,
-# which Debian's rpm would otherwise keep in ~/.rpmdb; no brp-compress: the
-# pages are compressed above, and Debian's is a bash script run by dash)
+# (every path rpmbuild uses below the work directory: its database, which
+# Debian's rpm would otherwise keep in ~/.rpmdb, and its scripts, else in
+# /var/tmp; no brp-compress: the pages are compressed above, and Debian's
+# is a bash script run by dash)
+mkdir -p "$work/tmp"
 rpmbuild -bb --quiet --define "_topdir $work" --define "_builddir $work/BUILD" --define "__brp_compress %{nil}" \
-        --define "_dbpath $work/rpmdb" --define "_rpmdir $out" \
+        --define "_dbpath $work/rpmdb" --define "_tmppath $work/tmp" --define "_rpmdir $out" \
         --define '_build_name_fmt %%{NAME}-%%{VERSION}-%%{RELEASE}.%%{ARCH}.rpm' \
         "$work/amd-container-toolkit.spec" >"$work/rpmbuild.log" 2>&1 || {
         cat "$work/rpmbuild.log" >&2
