@@ -19,9 +19,8 @@
 #             fuse-overlayfs, rootlesskit), apptainer, and the CRI client's
 #             gRPC stubs
 #   experimental  Debian unstable with experimental's Podman 6 and runc 1.4
-#             (and their dependencies where sid's are too old), beside
-#             sid's docker, containerd and crun: Podman's --gpus, the
-#             newest runc under our runtime
+#             beside sid's docker, containerd and crun: Podman 6's --gpus,
+#             the newest runc under our runtime
 #
 # The package roots: a bare Debian 12, and a Debian 13 with systemd and udev
 # (the package's unit and udev rule, checked and run by systemd itself).
