@@ -125,7 +125,7 @@ rpm_files() {
 @test "make rpm: the .deb's programs, man pages, unit, udev rule and default config at Fedora's paths; config.json %config(noreplace); rpmlint finds nothing" {
         local main sim
         main=$(main_rpm) sim=$(sim_rpm)
-        [[ "$main" == */amd-container-toolkit-$(sh "$CTK_REPO/sim/pkg.sh" version)-1.x86_64.rpm ]]
+        [[ "$main" == */amd-container-toolkit-$(sh "$CTK_REPO/sim/pkg.sh" version)-1.$(uname -m).rpm ]]
         [ "$(rpmq -qp --qf '%{VERSION}' "$main")" = "$(dpkg-deb -f "$(deb)" Version)" ]
         # (the version in the directories of %doc and %license: V)
         run bash -c "rpm --dbpath '$HOME/rpmdb' -qp --qf '[%{FILEMODES:perms} %{FILEUSERNAME} %{FILEFLAGS:fflags} %{FILENAMES}\n]' \
