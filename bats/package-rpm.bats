@@ -164,8 +164,12 @@ rpm_files() {
         (cd "$T/rpm" && rpm2cpio "$main" | cpio -idm --quiet && rpm2cpio "$sim" | cpio -idm --quiet)
         dpkg-deb -x "$(deb)" "$T/deb"
         dpkg-deb -x "$(ls "$PKGS"/deb/amd-container-toolkit-sim_*.deb)" "$T/deb"
-        [ "$(cd "$T/rpm/usr" && find bin libexec share/man -type f | sort)" = "$(cd "$T/deb/usr" && find bin libexec share/man -type f | sort)" ]
-        for f in $(cd "$T/rpm/usr" && find bin libexec -type f); do cmp "$T/rpm/usr/$f" "$T/deb/usr/$f"; done
+        # (programs: below bin/ and libexec/, where libexec/ may be empty or missing)
+        programs() { (cd "$1/usr" && find . -type f \( -path './bin/*' -o -path './libexec/*' \) | sort); }
+        [ -n "$(programs "$T/rpm")" ]
+        [ "$(programs "$T/rpm")" = "$(programs "$T/deb")" ]
+        [ "$(cd "$T/rpm/usr" && find share/man -type f | sort)" = "$(cd "$T/deb/usr" && find share/man -type f | sort)" ]
+        for f in $(programs "$T/rpm"); do cmp "$T/rpm/usr/$f" "$T/deb/usr/$f"; done
         for f in $(cd "$T/rpm/usr" && find share/man -type f); do
                 cmp <(gzip -dc "$T/rpm/usr/$f") <(gzip -dc "$T/deb/usr/$f")
         done
