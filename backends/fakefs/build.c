@@ -217,8 +217,10 @@ int ctk_fakefs_build(const struct ctk_fakefs_profile *p, const struct ctk_fakefs
         struct builder b = {.p = p, .err = err};
         int rc = ctk_fakefs_tree_new(&t, err);
         b.t = t;
-        static const char *const dirs[] = {"/dev",         "/sys/bus/pci/devices", "/sys/bus/pci/drivers",
-                                           "/sys/devices", "/sys/module",          "/sys/class"};
+        /* (net, scsi_host, hwmon: what amd-smi and rocm-smi open on any host) */
+        static const char *const dirs[] = {"/dev",           "/sys/bus/pci/devices", "/sys/bus/pci/drivers",
+                                           "/sys/devices",   "/sys/module",          "/sys/class",
+                                           "/sys/class/net", "/sys/class/scsi_host", "/sys/class/hwmon"};
         for (size_t i = 0; rc == 0 && i < sizeof(dirs) / sizeof(dirs[0]); i++)
                 rc = ctk_fakefs_tree_mkdir(t, dirs[i], err);
         if (rc == 0)

@@ -72,11 +72,10 @@ static int hwmon(struct sb *b, const struct ctk_fakefs_sensors *s, unsigned int 
         }
         if (s->has_power_average && attr(&h, "power1_average", "%" PRIu64 "\n", s->power_average) < 0)
                 return -1;
-        if (s->has_power_cap &&
-            (attr(&h, "power1_cap", "%" PRIu64 "\n", s->power_cap) < 0 ||
-             attr(&h, "power1_cap_max", "%" PRIu64 "\n", s->power_cap_max) < 0 ||
-             attr(&h, "power1_cap_min", "0\n") < 0 ||
-             attr(&h, "power1_cap_default", "%" PRIu64 "\n", s->power_cap) < 0))
+        if (s->has_power_cap && (attr(&h, "power1_cap", "%" PRIu64 "\n", s->power_cap) < 0 ||
+                                 attr(&h, "power1_cap_max", "%" PRIu64 "\n", s->power_cap_max) < 0 ||
+                                 attr(&h, "power1_cap_min", "0\n") < 0 ||
+                                 attr(&h, "power1_cap_default", "%" PRIu64 "\n", s->power_cap) < 0))
                 return -1;
         if (s->has_fan && (attr(&h, "pwm1", "%u\n", s->fan_pwm) < 0 || attr(&h, "pwm1_max", "255\n") < 0 ||
                            attr(&h, "pwm1_min", "0\n") < 0 || attr(&h, "pwm1_enable", "2\n") < 0))

@@ -14,7 +14,6 @@
 /* The attributes of pg below its device directory dir ("/sys/devices/...");
  * *hwmon: the next hwmon number (incremented when one is made). */
 int ctk_fakefs_build_gpu_sysfs(const struct ctk_fakefs_profile *p, const struct ctk_fakefs_plan_gpu *pg,
-                               const char *dir, unsigned int *hwmon, struct ctk_fakefs_tree *t,
-                               struct ctk_error **err);
+                               const char *dir, unsigned int *hwmon, struct ctk_fakefs_tree *t, struct ctk_error **err);
 
 #endif

@@ -77,7 +77,8 @@ static int read_links(const char *node, int id, const char *what, struct ctk_kfd
                 struct ctk_kfd_capture_link *l = &out->v[out->n++];
                 const char *from = ctk_fakefs_props_get(&all, "node_from"), *to = ctk_fakefs_props_get(&all, "node_to");
                 uint64_t f, t;
-                if (from == NULL || to == NULL || ctk_parse_u64_dec(from, strlen(from), CTK_FAKEFS_MAX_KFD_NODE, &f) < 0 ||
+                if (from == NULL || to == NULL ||
+                    ctk_parse_u64_dec(from, strlen(from), CTK_FAKEFS_MAX_KFD_NODE, &f) < 0 ||
                     ctk_parse_u64_dec(to, strlen(to), CTK_FAKEFS_MAX_KFD_NODE, &t) < 0 || (int)f != id ||
                     (i > 0 && (int)t <= out->v[i - 1].to)) {
                         ctk_fakefs_props_clear(&all);

@@ -11,18 +11,15 @@
 
 /* Link keys in the driver's order; the values of the io_links of the real
  * captures (sim/captures/). */
-#define LINK_KEYS(type, weight, minbw, maxbw, mask, flags)                                                           \
-        {{"type", #type},                                                                                            \
-         {"version_major", "0"},                                                                                     \
-         {"version_minor", "0"},                                                                                     \
-         {"weight", #weight},                                                                                        \
-         {"min_latency", "0"},                                                                                       \
-         {"max_latency", "0"},                                                                                       \
-         {"min_bandwidth", #minbw},                                                                                  \
-         {"max_bandwidth", #maxbw},                                                                                  \
-         {"recommended_transfer_size", "0"},                                                                         \
-         {"recommended_sdma_engine_id_mask", #mask},                                                                 \
-         {"flags", #flags}}
+#define LINK_KEYS(type, weight, minbw, maxbw, mask, flags)                                                             \
+        {                                                                                                              \
+                {"type", #type}, {"version_major", "0"}, {"version_minor", "0"}, {"weight", #weight},                  \
+                    {"min_latency", "0"}, {"max_latency", "0"}, {"min_bandwidth", #minbw}, {"max_bandwidth", #maxbw},  \
+                    {"recommended_transfer_size", "0"}, {"recommended_sdma_engine_id_mask", #mask},                    \
+                {                                                                                                      \
+                        "flags", #flags                                                                                \
+                }                                                                                                      \
+        }
 #define NKEYS 11
 
 static const struct {

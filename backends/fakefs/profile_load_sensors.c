@@ -112,8 +112,8 @@ static int load_dpm(struct ctk_pj *c, json_t *s, const char *where, const char *
         return 0;
 }
 
-static int load_memory(struct ctk_pj *c, json_t *s, const char *where, const char *key, uint64_t *total,
-                       uint64_t *used, uint64_t *visible, bool *present)
+static int load_memory(struct ctk_pj *c, json_t *s, const char *where, const char *key, uint64_t *total, uint64_t *used,
+                       uint64_t *visible, bool *present)
 {
         static const char *const keys[] = {"total", "used", "visible", NULL};
         static const char *const gtt_keys[] = {"total", "used", NULL};
@@ -135,15 +135,23 @@ static int load_memory(struct ctk_pj *c, json_t *s, const char *where, const cha
         return 0;
 }
 
-static const char *const perf_levels[] = {"auto",         "low",           "high",           "manual",
-                                          "profile_standard", "profile_min_sclk", "profile_min_mclk",
-                                          "profile_peak", "perf_determinism", NULL};
+static const char *const perf_levels[] = {"auto",
+                                          "low",
+                                          "high",
+                                          "manual",
+                                          "profile_standard",
+                                          "profile_min_sclk",
+                                          "profile_min_mclk",
+                                          "profile_peak",
+                                          "perf_determinism",
+                                          NULL};
 
 static int load_sensor_obj(struct ctk_pj *c, json_t *s, const char *w, struct ctk_fakefs_sensors *out)
 {
-        static const char *const keys[] = {"temperature", "power", "fan",  "sclk", "mclk",
-                                           "fclk",        "socclk", "performance_level", "vram", "gtt",
-                                           "busy_percent", "memory_busy_percent", NULL};
+        static const char *const keys[] = {"temperature", "power", "fan",          "sclk",
+                                           "mclk",        "fclk",  "socclk",       "performance_level",
+                                           "vram",        "gtt",   "busy_percent", "memory_busy_percent",
+                                           NULL};
         if (ctk_pj_object(c, s, w) < 0 || ctk_pj_check_keys(c, s, w, keys) < 0 || load_temps(c, s, w, out) < 0 ||
             load_power(c, s, w, out) < 0 || load_dpm(c, s, w, "sclk", &out->sclk) < 0 ||
             load_dpm(c, s, w, "mclk", &out->mclk) < 0 || load_dpm(c, s, w, "fclk", &out->fclk) < 0 ||
@@ -168,8 +176,9 @@ static int load_sensor_obj(struct ctk_pj *c, json_t *s, const char *w, struct ct
                 if (strcmp(perf, perf_levels[i]) == 0)
                         return ctk_pj_dup_str(c, perf, &out->perf_level);
         AT(pw, w, "performance_level");
-        return ctk_pj_fail(c, pw, "\"%s\" is not a level amdgpu has (auto, low, high, manual, profile_*, "
-                                  "perf_determinism)",
+        return ctk_pj_fail(c, pw,
+                           "\"%s\" is not a level amdgpu has (auto, low, high, manual, profile_*, "
+                           "perf_determinism)",
                            perf);
 }
 

@@ -33,8 +33,9 @@ static int load_link_templates(struct ctk_pj *c, json_t *root, struct ctk_fakefs
                         return -1;
                 if (ctk_fakefs_props_get(&t->props, "node_from") != NULL ||
                     ctk_fakefs_props_get(&t->props, "node_to") != NULL)
-                        return ctk_pj_fail(c, w, "node_from and node_to are the link's ends; a template cannot "
-                                                 "name them");
+                        return ctk_pj_fail(c, w,
+                                           "node_from and node_to are the link's ends; a template cannot "
+                                           "name them");
         }
         for (size_t i = 0; i < nb; i++) {
                 struct ctk_fakefs_template *t = &p->link_templates[p->nlink_templates++];
@@ -103,8 +104,8 @@ static int by_node(const void *a, const void *b)
 }
 
 /* {"TEMPLATE": "NODES", ...}: links sorted by the node at their other end. */
-static int load_links(struct ctk_pj *c, struct ctk_fakefs_profile *p, json_t *obj, const char *where,
-                      const char *key, struct ctk_fakefs_links *out)
+static int load_links(struct ctk_pj *c, struct ctk_fakefs_profile *p, json_t *obj, const char *where, const char *key,
+                      struct ctk_fakefs_links *out)
 {
         json_t *links = json_object_get(obj, key);
         if (links == NULL)
@@ -120,8 +121,7 @@ static int load_links(struct ctk_pj *c, struct ctk_fakefs_profile *p, json_t *ob
                 AT(lw, w, name);
                 const struct ctk_fakefs_template *t = find_link_template(p, name);
                 if (t == NULL)
-                        return ctk_pj_fail(c, lw, "no link template \"%s\" in kfd_link_templates (nor built in)",
-                                           name);
+                        return ctk_pj_fail(c, lw, "no link template \"%s\" in kfd_link_templates (nor built in)", name);
                 _cleanup_free_ int *nodes = NULL;
                 size_t n = 0;
                 if (!json_is_string(v) || ctk_fakefs_parse_node_list(json_string_value(v), &nodes, &n) < 0)
@@ -141,8 +141,8 @@ static int load_links(struct ctk_pj *c, struct ctk_fakefs_profile *p, json_t *ob
         return 0;
 }
 
-static int find_set(struct ctk_pj *c, json_t *obj, const char *where, const char *key, const struct ctk_fakefs_set *sets,
-                    size_t n, const char *list, const struct ctk_fakefs_set **out)
+static int find_set(struct ctk_pj *c, json_t *obj, const char *where, const char *key,
+                    const struct ctk_fakefs_set *sets, size_t n, const char *list, const struct ctk_fakefs_set **out)
 {
         const char *name = NULL;
         if (ctk_pj_string(c, obj, where, key, false, &name) < 0)
