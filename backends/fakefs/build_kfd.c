@@ -22,7 +22,8 @@ struct kb {
         const struct ctk_fakefs_profile *p;
         struct ctk_fakefs_tree *t;
         struct ctk_error **err;
-        char dir[96]; /* TOPOLOGY/nodes/<n> */
+        char dir[96];      /* TOPOLOGY/nodes/<n> */
+        unsigned int gate; /* the render minor of a GPU node (0: a CPU node) */
 };
 
 static int oom(struct kb *b)
@@ -37,7 +38,12 @@ static int add_text(struct kb *b, const char *rel, const char *text, size_t len)
                 path = NULL;
                 return oom(b);
         }
-        return ctk_fakefs_tree_add_file(b->t, path, text, len, 0444, NULL, b->err);
+        struct ctk_fakefs_node *n;
+        if (ctk_fakefs_tree_add_file(b->t, path, text, len, 0444, &n, b->err) < 0)
+                return -1;
+        /* amdkfd answers EPERM to a reader whose device cgroup denies the GPU's render node */
+        n->gate_minor = b->gate;
+        return 0;
 }
 
 static uint64_t node_u64(const struct ctk_fakefs_topo_node *n, const char *key)
@@ -158,6 +164,7 @@ static int add_caches(struct kb *b, const struct ctk_fakefs_topo_node *n, const 
 static int add_node(struct kb *b, const struct ctk_fakefs_topo_node *n)
 {
         (void)snprintf(b->dir, sizeof(b->dir), CTK_FAKEFS_TOPOLOGY "/nodes/%d", n->node);
+        b->gate = n->gpu ? (unsigned int)n->pg->parts[n->k].render_minor : 0;
         const struct ctk_fakefs_node_extra *gx = n->gpu ? &n->pg->gpu->extra : NULL;
         const struct ctk_fakefs_set *banks = n->extra != NULL ? n->extra->banks : NULL;
         const struct ctk_fakefs_set *caches = n->extra != NULL ? n->extra->caches : NULL;
@@ -228,6 +235,7 @@ int ctk_fakefs_build_kfd(const struct ctk_fakefs_profile *p, const struct ctk_fa
             ctk_fakefs_tree_add_filef(t, CTK_FAKEFS_TOPOLOGY "/system_properties", err,
                                       "platform_oem 0\nplatform_id 0\nplatform_rev 0\n") < 0)
                 return -1;
+        t->generation = plan->generation_id;
         struct ctk_fakefs_topo topo = {0};
         if (ctk_fakefs_topo_make(p, plan, &topo, err) < 0)
                 return -1;

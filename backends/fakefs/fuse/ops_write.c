@@ -18,6 +18,16 @@ static int report(const char *what, struct ctk_error *err)
         return -code;
 }
 
+/* After a change: the kernel forgets the names and attributes it keeps
+ * (ops.c's fakefs_init lets it keep them until then), so that every
+ * lookup from now on sees the new tree.  Before the write returns. */
+static void forget_cached(void)
+{
+        struct fuse *f = fuse_get_context()->fuse;
+        (void)fuse_invalidate_path(f, "/sys");
+        (void)fuse_invalidate_path(f, "/dev");
+}
+
 int fakefs_fuse_write(const char *path, const char *buf, size_t size, off_t off, struct fuse_file_info *fi)
 {
         (void)off;
@@ -29,9 +39,9 @@ int fakefs_fuse_write(const char *path, const char *buf, size_t size, off_t off,
         if (strlen(text) != size)
                 return -EINVAL;
         if (h->ctl) {
-                if (ctk_fakefs_faults_apply(fakefs_fuse_fs()->faults, text, FAKEFS_CTL, &err) < 0)
-                        return report(path, err);
-                return (int)size;
+                int rc = ctk_fakefs_faults_apply(fakefs_fuse_fs()->faults, text, FAKEFS_CTL, &err);
+                forget_cached(); /* (also after a failed line: the lines before it apply) */
+                return rc < 0 ? report(path, err) : (int)size;
         }
         const struct ctk_fakefs_node *n = h->node;
         int rc = n->write_kind == CTK_FAKEFS_WRITE_COMPUTE_PARTITION
@@ -39,6 +49,7 @@ int fakefs_fuse_write(const char *path, const char *buf, size_t size, off_t off,
                      : ctk_fakefs_host_set_memory_partition(fakefs_fuse_fs()->host, n->write_arg, text, &err);
         if (rc < 0)
                 return report(path, err);
+        forget_cached();
         return (int)size;
 }
 
