@@ -131,7 +131,7 @@ static int reader_cgroups(const struct fakefs_devcg *c, pid_t pid, char **p1, ch
                 *b = '\0';
                 const char *ctrl = a + 1, *cg = b + 1;
                 char **slot = NULL;
-                if (ctrl[0] == '\0' && strncmp(line, "0", 2) == 0 && c->v2 != NULL)
+                if (ctrl[0] == '\0' && a == line + 1 && line[0] == '0' && c->v2 != NULL)
                         slot = p2;
                 else if (c->v1 != NULL && (strcmp(ctrl, "devices") == 0 || strstr(ctrl, ",devices") != NULL ||
                                            strncmp(ctrl, "devices,", 8) == 0))
