@@ -162,30 +162,6 @@ int ctk_fakefs_import_topo_prepare(struct ctk_fakefs_importer *im)
         return 0;
 }
 
-/* "0-3,7" from ascending node ids. */
-static char *ranges(const int *v, size_t n)
-{
-        char *buf = NULL;
-        size_t size = 0;
-        FILE *f = open_memstream(&buf, &size);
-        if (f == NULL)
-                return NULL;
-        for (size_t i = 0; i < n;) {
-                size_t j = i;
-                while (j + 1 < n && v[j + 1] == v[j] + 1)
-                        j++;
-                fprintf(f, "%s%d", i > 0 ? "," : "", v[i]);
-                if (j > i)
-                        fprintf(f, "-%d", v[j]);
-                i = j + 1;
-        }
-        if (fclose(f) != 0) {
-                free(buf);
-                return NULL;
-        }
-        return buf;
-}
-
 static void put(struct ctk_fakefs_importer *im, json_t *o, const char *key, json_t *v)
 {
         if (v == NULL || json_object_set_new(o, key, v) < 0)
@@ -196,7 +172,7 @@ static json_t *links_json(struct ctk_fakefs_importer *im, const struct ctk_kfd_c
 {
         const struct ctk_kfd_capture_links *l = io ? &n->io : &n->p2p;
         json_t *o = json_object();
-        _cleanup_free_ int *ids = calloc(l->n + 1, sizeof(*ids));
+        _cleanup_free_ size_t *ids = calloc(l->n + 1, sizeof(*ids));
         _cleanup_free_ const char **names = calloc(l->n + 1, sizeof(*names));
         if (o == NULL || ids == NULL || names == NULL) {
                 im->oom = true;
@@ -212,8 +188,8 @@ static json_t *links_json(struct ctk_fakefs_importer *im, const struct ctk_kfd_c
                 size_t k = 0;
                 for (size_t j = i; j < l->n; j++)
                         if (strcmp(names[j], names[i]) == 0)
-                                ids[k++] = l->v[j].to;
-                char *r = ranges(ids, k);
+                                ids[k++] = (size_t)l->v[j].to;
+                char *r = ctk_format_ranges(ids, k);
                 put(im, o, names[i], r != NULL ? json_string(r) : NULL);
                 free(r);
         }

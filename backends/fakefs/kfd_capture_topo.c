@@ -42,6 +42,23 @@ static int count_entries(const char *dir, size_t *n, struct ctk_error **err)
         return 0;
 }
 
+/* node/what's path (*dir) and entry count; 1 when it exists, 0 when not, -1 on error. */
+static int open_entries(const char *node, const char *what, char **dir, size_t *n, bool *present,
+                        struct ctk_error **err)
+{
+        if (asprintf(dir, "%s/%s", node, what) < 0) {
+                *dir = NULL;
+                return ctk_error_set(err, ENOMEM, "out of memory");
+        }
+        int rc = count_entries(*dir, n, err);
+        if (rc == -1 && *err == NULL)
+                return 0;
+        if (rc < 0)
+                return -1;
+        *present = true;
+        return 1;
+}
+
 static int read_props(const char *path, bool any, struct ctk_fakefs_props *out, struct ctk_error **err)
 {
         _cleanup_free_ char *text = NULL;
@@ -54,15 +71,10 @@ static int read_links(const char *node, int id, const char *what, struct ctk_kfd
                       struct ctk_error **err)
 {
         _cleanup_free_ char *dir = NULL;
-        if (asprintf(&dir, "%s/%s", node, what) < 0)
-                return ctk_error_set(err, ENOMEM, "out of memory");
         size_t n = 0;
-        int rc = count_entries(dir, &n, err);
-        if (rc == -1 && *err == NULL)
-                return 0;
-        if (rc < 0)
-                return -1;
-        out->present = true;
+        int rc = open_entries(node, what, &dir, &n, &out->present, err);
+        if (rc <= 0)
+                return rc;
         if ((out->v = calloc(n + 1, sizeof(*out->v))) == NULL)
                 return ctk_error_set(err, ENOMEM, "out of memory");
         for (size_t i = 0; i < n; i++) {
@@ -110,15 +122,10 @@ static int read_sets(const char *node, const char *what, bool banks, struct ctk_
                      struct ctk_error **err)
 {
         _cleanup_free_ char *dir = NULL;
-        if (asprintf(&dir, "%s/%s", node, what) < 0)
-                return ctk_error_set(err, ENOMEM, "out of memory");
         size_t n = 0;
-        int rc = count_entries(dir, &n, err);
-        if (rc == -1 && *err == NULL)
-                return 0;
-        if (rc < 0)
-                return -1;
-        out->present = true;
+        int rc = open_entries(node, what, &dir, &n, &out->present, err);
+        if (rc <= 0)
+                return rc;
         if ((out->v = calloc(n + 1, sizeof(*out->v))) == NULL)
                 return ctk_error_set(err, ENOMEM, "out of memory");
         for (size_t i = 0; i < n; i++) {
