@@ -170,6 +170,11 @@ ctk_all() {
                         a=$(ctk_all --profile "$p" $cmd)
                         b=$(ctk_all --root "$FAKEFS_MNT" $cmd)
                         c=$(ctk_all --root "$TMP/$name" $cmd)
+                        # a FUSE host's spec also binds its sysfs into containers (simulation.md)
+                        if [[ "$cmd" == "cdi generate"* ]] && jq -e . >/dev/null 2>&1 <<<"$b"; then
+                                b=$(jq 'del(.containerEdits)' <<<"$b")
+                                a=$(jq . <<<"$a") c=$(jq . <<<"$c")
+                        fi
                         if [ "$a" != "$b" ] || [ "$a" != "$c" ]; then
                                 echo "$name: amd-ctk $cmd differs"
                                 diff <(echo "$a") <(echo "$b") || true

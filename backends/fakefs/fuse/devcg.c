@@ -21,8 +21,8 @@
 #define PROBE_TIMEOUT_MS 5000
 
 struct answer {
-        char *key;           /* "v1 path\nv2 path" */
-        ino_t ino1, ino2;    /* of the cgroup directories (0: none) */
+        char *key;        /* "v1 path\nv2 path" */
+        ino_t ino1, ino2; /* of the cgroup directories (0: none) */
         unsigned int minor;
         uint64_t generation;
         bool allowed;

@@ -9,6 +9,8 @@
 #include "core/base/base.h"
 #include "ops.h"
 
+#include <fuse_lowlevel.h>
+
 static int report(const char *what, struct ctk_error *err)
 {
         int code = err->code > 0 ? err->code : EIO;
@@ -23,9 +25,10 @@ static int report(const char *what, struct ctk_error *err)
  * lookup from now on sees the new tree.  Before the write returns. */
 static void forget_cached(void)
 {
-        struct fuse *f = fuse_get_context()->fuse;
-        (void)fuse_invalidate_path(f, "/sys");
-        (void)fuse_invalidate_path(f, "/dev");
+        /* the names sys and dev of the root, and every name below them */
+        struct fuse_session *se = fuse_get_session(fuse_get_context()->fuse);
+        (void)fuse_lowlevel_notify_inval_entry(se, FUSE_ROOT_ID, "sys", 3);
+        (void)fuse_lowlevel_notify_inval_entry(se, FUSE_ROOT_ID, "dev", 3);
 }
 
 int fakefs_fuse_write(const char *path, const char *buf, size_t size, off_t off, struct fuse_file_info *fi)
