@@ -170,10 +170,11 @@ ctk_all() {
                         a=$(ctk_all --profile "$p" $cmd)
                         b=$(ctk_all --root "$FAKEFS_MNT" $cmd)
                         c=$(ctk_all --root "$TMP/$name" $cmd)
-                        # a FUSE host's spec also binds its sysfs into containers (simulation.md)
-                        if [[ "$cmd" == "cdi generate"* ]] && jq -e . >/dev/null 2>&1 <<<"$b"; then
-                                b=$(jq 'del(.containerEdits)' <<<"$b")
-                                a=$(jq . <<<"$a") c=$(jq . <<<"$c")
+                        # a FUSE host's spec also binds its sysfs into containers (simulation.md):
+                        # its top-level containerEdits, the last member
+                        if [[ "$cmd" == "cdi generate"* ]] && [[ "$b" == *'"containerEdits": {'* ]]; then
+                                b=$(awk '/^  \],$/ && !done { print "  ]"; skip = 1; done = 1; next }
+                                        skip && /^}$/ { skip = 0 } !skip' <<<"$b")
                         fi
                         if [ "$a" != "$b" ] || [ "$a" != "$c" ]; then
                                 echo "$name: amd-ctk $cmd differs"
