@@ -1,6 +1,5 @@
 #include "devcg.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <fcntl.h>
@@ -11,6 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
@@ -30,9 +31,8 @@ struct answer {
 
 struct fakefs_devcg {
         unsigned int major;
-        char *v1;  /* the devices hierarchy's mount point, or NULL */
-        char *v2;  /* the cgroup2 mount point, or NULL */
-        char *dir; /* the probe's nodes */
+        char *v1; /* the devices hierarchy's mount point, or NULL */
+        char *v2; /* the cgroup2 mount point, or NULL */
         pthread_mutex_t lock;
         struct answer *v;
         size_t n, cap;
@@ -71,15 +71,7 @@ int fakefs_devcg_new(unsigned int major, struct fakefs_devcg **out, struct ctk_e
                 return ctk_error_set(err, ENOMEM, "out of memory");
         c->major = major;
         pthread_mutex_init(&c->lock, NULL);
-        const char *tmp = getenv("TMPDIR");
-        if (find_mounts(c, err) < 0 ||
-            asprintf(&c->dir, "%s/amd-ctk-fakefs-devcg.XXXXXX", tmp != NULL && tmp[0] == '/' ? tmp : "/tmp") < 0 ||
-            mkdtemp(c->dir) == NULL) {
-                int e = errno;
-                if (*err == NULL)
-                        ctk_error_errno(err, e, "making the device probe's directory");
-                if (c->dir != NULL && e != ENOMEM)
-                        c->dir[0] = '\0';
+        if (find_mounts(c, err) < 0) {
                 fakefs_devcg_free(c);
                 return -1;
         }
@@ -87,30 +79,15 @@ int fakefs_devcg_new(unsigned int major, struct fakefs_devcg **out, struct ctk_e
         return 0;
 }
 
-static void node_path(const struct fakefs_devcg *c, unsigned int minor, char *buf, size_t size)
-{
-        (void)snprintf(buf, size, "%s/c%u_%u", c->dir, c->major, minor);
-}
-
 void fakefs_devcg_free(struct fakefs_devcg *c)
 {
         if (c == NULL)
                 return;
-        DIR *d = c->dir != NULL && c->dir[0] != '\0' ? opendir(c->dir) : NULL;
-        if (d != NULL) {
-                struct dirent *e;
-                while ((e = readdir(d)) != NULL)
-                        if (e->d_name[0] != '.')
-                                (void)unlinkat(dirfd(d), e->d_name, 0);
-                closedir(d);
-                (void)rmdir(c->dir);
-        }
         for (size_t i = 0; i < c->n; i++)
                 free(c->v[i].key);
         free(c->v);
         free(c->v1);
         free(c->v2);
-        free(c->dir);
         pthread_mutex_destroy(&c->lock);
         free(c);
 }
@@ -169,8 +146,10 @@ static void prune(struct fakefs_devcg *c, uint64_t generation)
         c->n = k;
 }
 
-/* The probe: joins the cgroups (v1 devices dir d1, v2 dir d2), opens the node. */
-static int probe(const char *d1, const char *d2, const char *node)
+/* The probe: joins the cgroups (v1 devices dir d1, v2 dir d2) and opens a
+ * node of the numbers it makes in a tmpfs of a mount namespace of its own
+ * (nothing is left behind, whatever ends the server). */
+static int probe(const char *d1, const char *d2, dev_t rdev)
 {
         char procs1[PATH_MAX], procs2[PATH_MAX];
         (void)snprintf(procs1, sizeof(procs1), "%s/cgroup.procs", d1 != NULL ? d1 : "");
@@ -186,8 +165,13 @@ static int probe(const char *d1, const char *d2, const char *node)
         }
         if (child == 0) {
                 char verdict = 'x';
+                /* the node first: making it is the device cgroup's business too ('m') */
+                if (unshare(CLONE_NEWNS) < 0 || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0 ||
+                    mount("tmpfs", "/tmp", "tmpfs", MS_NOSUID | MS_NOEXEC, "size=16k,mode=0700") < 0 ||
+                    mknod("/tmp/probe", S_IFCHR | 0600, rdev) < 0)
+                        verdict = 'e';
                 const char *procs[2] = {d1 != NULL ? procs1 : NULL, d2 != NULL ? procs2 : NULL};
-                for (int i = 0; i < 2; i++) {
+                for (int i = 0; verdict == 'x' && i < 2; i++) {
                         if (procs[i] == NULL)
                                 continue;
                         int fd = open(procs[i], O_WRONLY | O_CLOEXEC);
@@ -198,7 +182,7 @@ static int probe(const char *d1, const char *d2, const char *node)
                         close(fd);
                 }
                 if (verdict == 'x') {
-                        int fd = open(node, O_RDWR | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+                        int fd = open("/tmp/probe", O_RDWR | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
                         verdict = fd >= 0 || errno == ENXIO || errno == ENODEV ? 'a' : errno == EPERM ? 'd' : 'e';
                         if (fd >= 0)
                                 close(fd);
@@ -247,11 +231,7 @@ int fakefs_devcg_allowed(struct fakefs_devcg *c, pid_t pid, unsigned int minor, 
                 }
         }
         pthread_mutex_unlock(&c->lock);
-        char node[PATH_MAX];
-        node_path(c, minor, node, sizeof(node));
-        if (mknod(node, S_IFCHR | 0600, makedev(c->major, minor)) < 0 && errno != EEXIST)
-                return -EIO;
-        rc = probe(d1, d2, node);
+        rc = probe(d1, d2, makedev(c->major, minor));
         if (rc < 0)
                 return rc;
         pthread_mutex_lock(&c->lock);

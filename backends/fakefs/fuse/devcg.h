@@ -4,8 +4,8 @@
  * (kfd_devcgroup_check_permission).  The answer is the kernel's own: a
  * probe process joins the reader's cgroups (the cgroup v1 devices
  * hierarchy's, and the cgroup2 one, whose eBPF device program the kernel
- * runs) and opens a device node of that number on a file system that
- * allows device files: ENXIO or success is allowed, EPERM denied.  Answers
+ * runs) and opens a device node of that number that it makes in a tmpfs of
+ * a mount namespace of its own: ENXIO or success is allowed, EPERM denied.  Answers
  * are kept per (cgroup, render minor) until the cgroup goes away or the
  * host's topology changes (its generation). */
 #ifndef CTK_FAKEFS_FUSE_DEVCG_H
@@ -18,10 +18,9 @@
 
 struct fakefs_devcg;
 
-/* A checker for DRM major `major`: finds the cgroup mounts and makes a
- * private directory (below TMPDIR, else /tmp) for the probe's nodes. */
+/* A checker for DRM major `major` (finds the cgroup mounts). */
 int fakefs_devcg_new(unsigned int major, struct fakefs_devcg **out, struct ctk_error **err);
-/* Removes the directory and its nodes.  NULL-safe. */
+/* NULL-safe. */
 void fakefs_devcg_free(struct fakefs_devcg *c);
 
 /* 1: pid's cgroups allow renderD<minor> (or the kernel has no device
