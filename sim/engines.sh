@@ -5,7 +5,9 @@
 #   sh sim/engines.sh [RELEASE]     prints the engine root's path
 #   sh sim/engines.sh --pkg RELEASE prints the package root's path
 #                                   (bookworm or trixie: bats/package.bats)
-#   sh sim/engines.sh --all         builds all six at once (make engines)
+#   sh sim/engines.sh --tools       prints the root of AMD's tools (sid:
+#                                   rocm-smi, amd-smi: bats/amd-tools*.bats)
+#   sh sim/engines.sh --all         builds all seven at once (make engines)
 #
 #   trixie    (default) Debian 13: docker 26, containerd 1.7, runc, crun,
 #             podman 5, compose, and the CRI client's gRPC stubs
@@ -60,6 +62,11 @@ root() {
                 ;;
         esac
 }
+# AMD's own tools as Debian packages them (never rebuilt or patched): the
+# judges of the simulated hosts (docs/simulation.md)
+tools_root() {
+        sh sim/roots.sh sid-amdtools sid rocm-smi librocm-smi64-1 amd-smi python3 strace
+}
 pkg_root() {
         case $1 in
         bookworm) sh sim/roots.sh bookworm-pkg bookworm ;;
@@ -83,6 +90,8 @@ case ${1:-} in
                 pkg_root $r >/dev/null &
                 pids="$pids $!"
         done
+        tools_root >/dev/null &
+        pids="$pids $!"
         rc=0
         for p in $pids; do
                 wait "$p" || rc=1
@@ -90,5 +99,6 @@ case ${1:-} in
         exit $rc
         ;;
 --pkg) pkg_root "${2:-}" ;;
+--tools) tools_root ;;
 *) root "${1:-trixie}" ;;
 esac
