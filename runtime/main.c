@@ -4,9 +4,9 @@
  * execs the low-level runtime with the same arguments (minus our leading
  * options).  With the GPU tracker enabled, the GPUs are recorded before the
  * low-level runtime runs, and a delete runs it as a child and releases the
- * GPUs once the container is gone.  It never writes to stdout: stdout belongs to runc.  Installed
- * as amd-container-runtime-full: docker runs the launcher (runtime/launcher/),
- * which execs this program only for calls with something to do. */
+ * GPUs once the container is gone.  A create whose spec names no GPU
+ * variable and no request annotation is handed over before anything else
+ * is read (bundle.h).  It never writes to stdout: stdout belongs to runc. */
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -85,8 +85,7 @@ int main(int argc, char **argv)
                              a.debug ? CTK_LOG_DEBUG : ctk_log_level_or(cfg.log_level, CTK_LOG_INFO));
 
         _cleanup_free_ char *runtime = NULL;
-        const char *self[] = {"/proc/self/exe", getenv(RT_LAUNCHER_ENV), NULL};
-        int r = rt_lowlevel_find(cfg.runtime_path, getenv("PATH"), self, &runtime, &err);
+        int r = rt_lowlevel_find(cfg.runtime_path, getenv("PATH"), "/proc/self/exe", &runtime, &err);
         if (r == 0 && rt_args_edits_spec(&a))
                 r = rt_create_prepare(&cfg, &a, runtime, &err);
         int status = -1; /* >= 0: the low-level runtime ran as a child; exit with this */

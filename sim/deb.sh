@@ -1,14 +1,18 @@
 #!/bin/sh
 # make deb: builds the two Debian packages from this tree with dpkg-deb:
-#   amd-container-toolkit      amd-ctk, amd-container-runtime (+ libexec),
-#                              man pages, the default config (a conffile),
-#                              the CDI refresh service and its udev rule
+#   amd-container-toolkit      amd-ctk, amd-container-runtime (static PIEs:
+#                              one package for every Debian release), man
+#                              pages, the default config (a conffile), the
+#                              CDI refresh service and its udev rule
 #   amd-container-toolkit-sim  amd-ctk-fakefs
 # into build/deb/ (DEB_DIR), version DEB_VERSION (default from git: a
-# snapshot 0.0~gitDATE.HASH).  Depends come from dpkg-shlibdeps.
+# snapshot 0.0~gitDATE.HASH).  The programs are built with STATIC=1 in
+# PKG_BUILD (default build/static), apart from the default build.  Depends
+# come from dpkg-shlibdeps.
 set -eu
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
+PKG_BUILD=${PKG_BUILD:-$BUILD/static}
 out=${DEB_DIR:-$BUILD/deb}
 case $out in /*) ;; *) out=$PWD/$out ;; esac
 arch=$(dpkg --print-architecture)
@@ -18,7 +22,7 @@ rm -rf "$work"
 # (one version at a time: the engine scenarios install the one there)
 rm -f "$out"/amd-container-toolkit_*.deb "$out"/amd-container-toolkit-sim_*.deb
 mkdir -p "$work"
-make --no-print-directory -s install DESTDIR="$work/stage" PREFIX=/usr >/dev/null
+make --no-print-directory -s install BUILD="$PKG_BUILD" STATIC=1 DESTDIR="$work/stage" PREFIX=/usr >/dev/null
 
 # one package's tree: FILE... from the staging tree, plus docs
 pkg_tree() { # NAME FILE...
@@ -30,7 +34,7 @@ pkg_tree() { # NAME FILE...
                 cp -a "$work/stage/$f" "$root/$f"
                 # programs without debugging symbols (the build tree keeps them), before
                 # Installed-Size is counted
-                case $f in usr/bin/* | usr/libexec/*) sh packaging/debian/strip-programs "$root/$f" ;; esac
+                case $f in usr/bin/*) sh packaging/debian/strip-programs "$root/$f" ;; esac
         done
         cp packaging/debian/copyright "$root/usr/share/doc/$name/copyright"
         printf '%s (%s) unstable; urgency=medium\n\n  * Snapshot of the source tree.\n\n -- amd-container-toolkit developers <amd-container-toolkit@lists.debian.invalid>  %s\n' \
@@ -67,17 +71,14 @@ man() { # PATTERN [EXCLUDE]: the staged man pages, as paths
         done)
 }
 # shellcheck disable=SC2046
-pkg_tree $main usr/bin/amd-ctk usr/bin/amd-container-runtime \
-        usr/libexec/amd-container-toolkit/amd-container-runtime-full \
-        $(man 'amd-c*.1' 'amd-ctk-fakefs*')
+pkg_tree $main usr/bin/amd-ctk usr/bin/amd-container-runtime $(man 'amd-c*.1' 'amd-ctk-fakefs*')
 mkdir -p "$work/$main/etc/amd-container-toolkit" "$work/$main/lib/systemd/system" "$work/$main/lib/udev/rules.d"
 "$work/stage/usr/bin/amd-ctk" --config /nonexistent/config.json config default >"$work/$main/etc/amd-container-toolkit/config.json"
 install -m 0644 packaging/debian/amd-cdi-refresh.service "$work/$main/lib/systemd/system/"
 install -m 0644 packaging/debian/60-amd-cdi-refresh.rules "$work/$main/lib/udev/rules.d/"
 install -m 0755 packaging/debian/postinst packaging/debian/postrm "$work/$main/DEBIAN/"
 install -m 0644 packaging/debian/conffiles "$work/$main/DEBIAN/"
-control packaging/debian/control.in $main "$work/$main/usr/bin/amd-ctk" "$work/$main/usr/bin/amd-container-runtime" \
-        "$work/$main/usr/libexec/amd-container-toolkit/amd-container-runtime-full"
+control packaging/debian/control.in $main "$work/$main/usr/bin/amd-ctk" "$work/$main/usr/bin/amd-container-runtime"
 
 sim=amd-container-toolkit-sim
 # shellcheck disable=SC2046
