@@ -17,9 +17,7 @@
 #include "core/device/device.h"
 #include "core/base/base.h"
 
-#define CTK_CDI_DEFAULT_VENDOR "amd.com"
-#define CTK_CDI_DEFAULT_CLASS  "gpu"
-#define CTK_CDI_DEFAULT_OUTPUT "/etc/cdi/amd.json"
+#define CTK_CDI_DEFAULT_OUTPUT CTK_CDI_STATIC_DIR "/amd.json"
 #define CTK_CDI_KFD_PATH       "/dev/kfd"
 #define CTK_CDI_ALL_DEVICE     "all"
 
