@@ -7,6 +7,7 @@
  * GPUs once the container is gone.  A create whose spec names no GPU
  * variable and no request annotation is handed over before anything else
  * is read (bundle.h).  It never writes to stdout: stdout belongs to runc. */
+#include <errno.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,10 +33,30 @@ static int fail(const struct rt_args *a, const struct ctk_error *err)
         return rt_report_error(a, msg);
 }
 
+/* The runtime carries no simulator: it reads hosts through the sysfs
+ * backend, a simulated one as a directory (config key root). */
+static int refuse_profile(const char *config, const char *profile, struct ctk_error **err)
+{
+        bool from_env = profile == NULL;
+        if (from_env)
+                profile = getenv("AMD_CTK_PROFILE");
+        if (profile == NULL || profile[0] == '\0')
+                return 0;
+        return ctk_error_set(err, EINVAL,
+                             "%s%s%s: amd-container-runtime carries no simulator: serve the host with "
+                             "'amd-ctk-fakefs mount %s DIR' or write it with 'amd-ctk-fakefs materialize %s DIR', "
+                             "then set \"root\" to DIR in %s",
+                             from_env ? "AMD_CTK_PROFILE=" : config, from_env ? "" : ": \"profile\" is ", profile,
+                             profile, profile, config);
+}
+
 static int load_config(const struct rt_args *a, struct ctk_config *cfg, struct ctk_error **err)
 {
-        const char *path = rt_args_config_file(a);
-        return ctk_config_load(path != NULL ? path : CTK_DEFAULT_CONFIG_PATH, path == NULL, cfg, err);
+        const char *named = rt_args_config_file(a);
+        const char *path = named != NULL ? named : CTK_DEFAULT_CONFIG_PATH;
+        if (ctk_config_load(path, named == NULL, cfg, err) < 0)
+                return -1;
+        return refuse_profile(path, cfg->profile, err);
 }
 
 /* --help, --version: ours on stdout, before the low-level runtime's. */
