@@ -115,8 +115,11 @@ spec_generate() {
         spec_share
 }
 spec_share() {
-        cp "$CDI/amd.json" "$PODMAN_CDI_DIR/amd.json"
-        cp "$CDI/amd.json" "$ENGINES_DIR/cdi/amd.json"
+        # without the simulated host's sysfs mounts (simulation.md): podman's and
+        # docker 26's namespaces were made before this FUSE mount and do not see
+        # its path; this file compares device nodes and rules
+        jq 'del(.containerEdits)' "$CDI/amd.json" >"$PODMAN_CDI_DIR/amd.json"
+        jq 'del(.containerEdits)' "$CDI/amd.json" >"$ENGINES_DIR/cdi/amd.json"
 }
 
 # gpus_update: what gpu list says of the host now (in $T/gpus.json)

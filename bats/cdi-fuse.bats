@@ -19,13 +19,17 @@ teardown() {
         fakefs_teardown
 }
 
-@test "fuse: the spec generated over the FUSE mount equals the one from the profile" {
+@test "fuse: the spec generated over the FUSE mount equals the one from the profile, and binds the host's sysfs" {
         for name in seed-4xmi210 mi300x-cpx-x8 mi308-x8; do
                 fakefs_mount "$PROFILES/$name.json"
                 "$CTK" --root "$FAKEFS_MNT" cdi generate --output "$OUT/fuse.json" --device-name-strategy index,uuid
                 "$CTK" --profile "$PROFILES/$name.json" cdi generate --output "$OUT/mem.json" \
                         --device-name-strategy index,uuid
-                cmp "$OUT/fuse.json" "$OUT/mem.json"
+                # the devices are the same; a simulated host's sysfs reaches the containers (simulation.md)
+                cmp <(jq 'del(.containerEdits)' "$OUT/fuse.json") <(jq . "$OUT/mem.json")
+                [ "$(jq -r '.containerEdits.mounts | map(.hostPath + " " + .containerPath) | join(",")' "$OUT/fuse.json")" = \
+                        "$FAKEFS_MNT/sys/class /sys/class,$FAKEFS_MNT/sys/devices /sys/devices,$FAKEFS_MNT/sys/bus /sys/bus,$FAKEFS_MNT/sys/module /sys/module" ]
+                ! jq -e 'has("containerEdits")' "$OUT/mem.json"
         done
 }
 

@@ -162,14 +162,19 @@ ctk_all() {
                 diff <(listing "$TMP/$name") <(listing "$FAKEFS_MNT")
                 diff <(cd "$TMP/$name" && find sys dev -type c -exec stat -c '%n %t %T' {} + | sort) \
                         <(cd "$FAKEFS_MNT" && find sys dev -type c -exec stat -c '%n %t %T' {} + | sort)
-                (cd "$TMP/$name" && find sys -type f) | while read -r f; do
-                        cmp "$TMP/$name/$f" "$FAKEFS_MNT/$f"
-                done
+                # every file's bytes (one process: the KFD topology of a capture is thousands of files)
+                diff -r --no-dereference "$TMP/$name/sys" "$FAKEFS_MNT/sys"
                 for cmd in "gpu list --json" "gpu list" "gpu list --all-vendors" "cdi list" \
                         "cdi generate --output -" "cdi generate --output - --device-name-strategy index,uuid"; do
                         a=$(ctk_all --profile "$p" $cmd)
                         b=$(ctk_all --root "$FAKEFS_MNT" $cmd)
                         c=$(ctk_all --root "$TMP/$name" $cmd)
+                        # a FUSE host's spec also binds its sysfs into containers (simulation.md):
+                        # its top-level containerEdits, the last member
+                        if [[ "$cmd" == "cdi generate"* ]] && [[ "$b" == *'"containerEdits": {'* ]]; then
+                                b=$(awk '/^  \],$/ && !done { print "  ]"; skip = 1; done = 1; next }
+                                        skip && /^}$/ { skip = 0 } !skip' <<<"$b")
+                        fi
                         if [ "$a" != "$b" ] || [ "$a" != "$c" ]; then
                                 echo "$name: amd-ctk $cmd differs"
                                 diff <(echo "$a") <(echo "$b") || true

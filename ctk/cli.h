@@ -36,6 +36,8 @@ extern const struct ctk_cmd ctk_cmd_seccomp;
 /* The configuration (loaded once; --config/AMD_CTK_CONFIG or the default path). */
 int ctk_cli_config(struct ctk_cli *cli, const struct ctk_config **out, struct ctk_error **err);
 
+/* The host's root (--root, AMD_CTK_ROOT, the config's root), NULL for "/" or a profile. */
+int ctk_cli_root(struct ctk_cli *cli, const char **root, struct ctk_error **err);
 /* The backend chosen by --root/--profile, their env twins, then the config file. */
 int ctk_cli_open_backend(struct ctk_cli *cli, struct ctk_backend **out, struct ctk_error **err);
 

@@ -99,7 +99,8 @@ static int run_generate(void *ctx, const struct ctk_cmdline *cl)
         _cleanup_gpu_list_ struct ctk_gpu_list gpus = {0};
         _cleanup_cdi_host_ struct ctk_cdi_host host = {0};
         _cleanup_json_ json_t *spec = NULL;
-        if (ctk_cdi_discover(cli, &gpus, &host, &err) < 0 || ctk_cdi_spec_build(&host, &o, &spec, &err) < 0) {
+        if (ctk_cdi_discover(cli, &gpus, &host, &err) < 0 || ctk_cli_root(cli, &o.root, &err) < 0 ||
+            ctk_cdi_spec_build(&host, &o, &spec, &err) < 0) {
                 ctk_error_prefix(&err, "failed to generate CDI spec");
                 return ctk_cli_fail(err);
         }

@@ -65,7 +65,25 @@ static json_t *swarm_id(const struct ctk_gpu_list *l, size_t i)
         return json_string(id);
 }
 
-static json_t *gpu_json(const struct ctk_gpu_list *l, size_t i)
+/* The KFD gpu_id of the GPU's topology node (what rocm-smi calls its
+ * GUID), read only here: discovery does not need it. */
+static json_t *kfd_gpu_id(struct ctk_backend *b, const struct ctk_gpu *g)
+{
+        _cleanup_error_ struct ctk_error *err = NULL;
+        _cleanup_free_ char *path = NULL, *text = NULL;
+        size_t len = 0;
+        uint64_t v;
+        if (g->kfd_node < 0 || asprintf(&path, "/sys/class/kfd/kfd/topology/nodes/%d/gpu_id", g->kfd_node) < 0 ||
+            ctk_read_file(b, path, &text, &len, &err) < 0)
+                return json_null();
+        while (len > 0 && (text[len - 1] == '\n' || text[len - 1] == ' '))
+                len--;
+        if (ctk_parse_u64_dec(text, len, UINT32_MAX, &v) < 0)
+                return json_null();
+        return json_integer((json_int_t)v);
+}
+
+static json_t *gpu_json(struct ctk_backend *b, const struct ctk_gpu_list *l, size_t i)
 {
         const struct ctk_gpu *g = &l->v[i];
         json_t *o = json_object();
@@ -84,16 +102,18 @@ static json_t *gpu_json(const struct ctk_gpu_list *l, size_t i)
         json_object_set_new(o, "pci", json_string(g->pci));
         json_object_set_new(o, "partition", json_string(g->partition));
         json_object_set_new(o, "render_minor", json_integer(g->render_minor));
+        json_object_set_new(o, "kfd_node", g->kfd_node >= 0 ? json_integer(g->kfd_node) : json_null());
+        json_object_set_new(o, "gpu_id", kfd_gpu_id(b, g));
         json_object_set_new(o, "devices", devs);
         json_object_set_new(o, "swarm_id", swarm_id(l, i));
         return o;
 }
 
-static int print_json(const struct ctk_gpu_list *l)
+static int print_json(struct ctk_backend *b, const struct ctk_gpu_list *l)
 {
         _cleanup_json_ json_t *arr = json_array();
         for (size_t i = 0; arr != NULL && i < l->n; i++)
-                if (json_array_append_new(arr, gpu_json(l, i)) < 0)
+                if (json_array_append_new(arr, gpu_json(b, l, i)) < 0)
                         return -1;
         _cleanup_free_ char *s = arr != NULL ? json_dumps(arr, JSON_INDENT(2) | JSON_PRESERVE_ORDER) : NULL;
         if (s == NULL)
@@ -118,7 +138,7 @@ static int run_list(void *ctx, const struct ctk_cmdline *cl)
                 ctk_error_prefix(&err, "failed to list AMD devices");
                 return ctk_cli_fail(err);
         }
-        if ((cl->opt[O_JSON].on ? print_json(&l) : print_table(&l)) < 0) {
+        if ((cl->opt[O_JSON].on ? print_json(b, &l) : print_table(&l)) < 0) {
                 struct ctk_error e = {.code = ENOMEM, .msg = (char *)"out of memory"};
                 return ctk_cli_fail(&e);
         }
@@ -127,8 +147,8 @@ static int run_list(void *ctx, const struct ctk_cmdline *cl)
 
 static const struct ctk_opt list_opts[] = {
     [O_JSON] =
-        CTK_FLAG("json", "print a JSON array: index, uuid, pci, partition, render_minor, devices, swarm_id (the Swarm "
-                         "resource id of runtime configure --swarm-resources)"),
+        CTK_FLAG("json", "print a JSON array: index, uuid, pci, partition, render_minor, kfd_node, gpu_id (the KFD "
+                         "node's), devices, swarm_id (the Swarm resource id of runtime configure --swarm-resources)"),
     [O_ALL_VENDORS] = CTK_FLAG(
         "all-vendors", "list every display/accelerator PCI device (any vendor) with its driver and DRM nodes, and "
                        "whether amd-ctk can manage it"),

@@ -21,30 +21,6 @@ struct row {
         json_t *idx;         /* JSON array of the indices */
 };
 
-/* Formats ascending indices as "0-3,5". */
-static char *format_indices(const size_t *v, size_t n)
-{
-        char *s = NULL;
-        size_t len = 0;
-        FILE *f = open_memstream(&s, &len);
-        if (f == NULL)
-                return NULL;
-        for (size_t i = 0; i < n;) {
-                size_t j = i;
-                while (j + 1 < n && v[j + 1] == v[j] + 1)
-                        j++;
-                fprintf(f, "%s%zu", i > 0 ? "," : "", v[i]);
-                if (j > i)
-                        fprintf(f, "-%zu", v[j]);
-                i = j + 1;
-        }
-        if (fclose(f) != 0) {
-                free(s);
-                return NULL;
-        }
-        return s;
-}
-
 static int fill_row(struct row *r, const struct ctk_pci_display *d, const struct ctk_gpu_list *gpus, bool amdgpu_loaded)
 {
         *r = (struct row){.d = d, .idx = json_array()};
@@ -61,7 +37,7 @@ static int fill_row(struct row *r, const struct ctk_pci_display *d, const struct
                         json_array_append_new(r->idx, json_integer((json_int_t)gpus->v[i].index));
                 }
         r->nidx = n;
-        r->indices = format_indices(v, n);
+        r->indices = ctk_format_ranges(v, n);
         if (r->indices == NULL)
                 return -1;
         if (n > 0)

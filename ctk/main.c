@@ -56,6 +56,12 @@ static int host(struct ctk_cli *cli, const char **root, const char **profile, st
         return 0;
 }
 
+int ctk_cli_root(struct ctk_cli *cli, const char **root, struct ctk_error **err)
+{
+        const char *profile;
+        return host(cli, root, &profile, err);
+}
+
 int ctk_cli_open_backend(struct ctk_cli *cli, struct ctk_backend **out, struct ctk_error **err)
 {
         const char *root, *profile;

@@ -126,7 +126,9 @@ static int run_job(struct rt_job *j, struct ctk_error **err)
                 return ctk_error_prefix(err, "invalid container spec: %s", j->spec_path);
         if (rt_request_gather(j, err) < 0)
                 return -1;
-        if ((j->sel.kind != CTK_SELECT_LIST || j->sel.n == 0) && j->cdi.n == 0) {
+        bool none = j->sel.kind == CTK_SELECT_NONE || (j->sel.kind == CTK_SELECT_LIST && j->sel.n == 0);
+        if ((j->sel.kind != CTK_SELECT_LIST || j->sel.n == 0) && j->cdi.n == 0 &&
+            !(none && ctk_cdi_simhost_is(j->cfg->root))) { /* (a simulated host's sysfs: gpus.c) */
                 ctk_log(CTK_LOG_DEBUG, "container %s: %s", j->args->id ? j->args->id : "?",
                         j->sel.kind == CTK_SELECT_NONE ? "GPUs: none" : "no GPU requested");
                 return 0;

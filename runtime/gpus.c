@@ -28,7 +28,22 @@ static char *gpus_name(const struct ctk_selection *sel)
  * user namespace maps. */
 static int gpu_origins(struct rt_job *j, struct ctk_error **err)
 {
-        if (j->sel.kind != CTK_SELECT_LIST || j->sel.n == 0)
+        bool none = j->sel.kind == CTK_SELECT_NONE || (j->sel.kind == CTK_SELECT_LIST && j->sel.n == 0);
+        if (none) { /* no GPU: on a simulated host, its sysfs all the same (as a real host's is) */
+                j->gpu_edits = calloc(1, sizeof(*j->gpu_edits));
+                if (j->gpu_edits == NULL)
+                        return ctk_error_set(err, ENOMEM, "out of memory");
+                if (ctk_cdi_simhost_edits(j->cfg->root, &j->gpu_edits[0], &j->sim_mounts, err) < 0)
+                        return -1;
+                if (j->sim_mounts == NULL)
+                        return 0;
+                if (ctk_strv_push(&j->gpu_names, "no GPUs") < 0)
+                        return ctk_error_set(err, ENOMEM, "out of memory");
+                j->origins[j->norigins++] =
+                    (struct ctk_cdi_origin){.name = j->gpu_names.v[0], .file = NULL, .edits = &j->gpu_edits[0]};
+                return 0;
+        }
+        if (j->sel.kind != CTK_SELECT_LIST)
                 return 0;
         /* the host of the selected GPUs only: its device "all" is theirs */
         if (ctk_cdi_host_collect_some(j->backend, &j->gpus, j->sel.idx, j->sel.n, &j->host, err) < 0 ||
@@ -37,7 +52,8 @@ static int gpu_origins(struct rt_job *j, struct ctk_error **err)
         j->gpu_edits = calloc(1, sizeof(*j->gpu_edits));
         if (j->gpu_edits == NULL || ctk_strv_push_take(&j->gpu_names, gpus_name(&j->sel)) < 0)
                 return ctk_error_set(err, ENOMEM, "out of memory");
-        if (ctk_cdi_device_edits(&j->devs.v[0], true, &j->gpu_edits[0], err) < 0 || rt_job_map_groups(j, err) < 0)
+        if (ctk_cdi_device_edits(&j->devs.v[0], true, &j->gpu_edits[0], err) < 0 || rt_job_map_groups(j, err) < 0 ||
+            ctk_cdi_simhost_edits(j->cfg->root, &j->gpu_edits[0], &j->sim_mounts, err) < 0)
                 return -1;
         j->origins[j->norigins++] =
             (struct ctk_cdi_origin){.name = j->gpu_names.v[0], .file = NULL, .edits = &j->gpu_edits[0]};

@@ -45,6 +45,7 @@ struct rt_job {
         struct ctk_cdi_host host;        /* the nodes of the GPUs of sel */
         struct ctk_cdi_device_list devs; /* their devices ("0", "1", ...) */
         struct ctk_cdi_edits *gpu_edits; /* what the device model gives for each */
+        json_t *sim_mounts;              /* a simulated host's sysfs, borrowed by gpu_edits (simhost.h) */
         struct ctk_strv gpu_names;       /* "GPU 0", ... */
         struct ctk_cdi_origin *origins;  /* everything to apply, in order */
         size_t norigins;

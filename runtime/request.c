@@ -18,6 +18,7 @@ void rt_job_clear(struct rt_job *j)
         if (j->gpu_edits != NULL)
                 ctk_cdi_edits_clear(&j->gpu_edits[0]);
         free(j->gpu_edits);
+        json_decref(j->sim_mounts);
         ctk_strv_clear(&j->gpu_names);
         ctk_cdi_device_list_clear(&j->devs);
         ctk_cdi_host_clear(&j->host);

@@ -5,7 +5,9 @@
 #   sh sim/engines.sh [RELEASE]     prints the engine root's path
 #   sh sim/engines.sh --pkg RELEASE prints the package root's path
 #                                   (bookworm or trixie: bats/package.bats)
-#   sh sim/engines.sh --all         builds all five at once (make engines)
+#   sh sim/engines.sh --tools       prints the root of AMD's tools (sid:
+#                                   rocm-smi, amd-smi: bats/amd-tools*.bats)
+#   sh sim/engines.sh --all         builds all seven at once (make engines)
 #
 #   trixie    (default) Debian 13: docker 26, containerd 1.7, runc, crun,
 #             podman 5, compose, and the CRI client's gRPC stubs
@@ -18,6 +20,9 @@
 #             docker need (uidmap, passwd for useradd, slirp4netns, passt,
 #             fuse-overlayfs, rootlesskit), apptainer, and the CRI client's
 #             gRPC stubs
+#   experimental  Debian unstable with experimental's Podman 6 and runc 1.4
+#             beside sid's docker, containerd and crun: Podman 6's --gpus,
+#             the newest runc under our runtime
 #
 # The package roots: a bare Debian 12, and a Debian 13 with systemd and udev
 # (the package's unit and udev rule, checked and run by systemd itself).
@@ -47,11 +52,20 @@ root() {
                 sh sim/roots.sh sid-engines sid docker.io docker-cli containerd runc crun podman docker-compose \
                         ca-certificates iproute2 uidmap passwd slirp4netns passt fuse-overlayfs rootlesskit apptainer $cri
                 ;;
+        experimental)
+                sh sim/roots.sh experimental-engines sid docker.io docker-cli containerd runc crun podman \
+                        ca-certificates iproute2 --from experimental podman runc
+                ;;
         *)
-                echo "usage: sh sim/engines.sh [trixie|bookworm|sid|--all]" >&2
+                echo "usage: sh sim/engines.sh [trixie|bookworm|sid|experimental|--all]" >&2
                 return 2
                 ;;
         esac
+}
+# AMD's own tools as Debian packages them (never rebuilt or patched): the
+# judges of the simulated hosts (docs/simulation.md)
+tools_root() {
+        sh sim/roots.sh sid-amdtools sid rocm-smi librocm-smi64-1 amd-smi python3 strace
 }
 pkg_root() {
         case $1 in
@@ -68,7 +82,7 @@ case ${1:-} in
         # at once: debootstrap waits on the network and the disk more than on
         # the CPU (each root has its own lock: sim/roots.sh)
         pids=""
-        for r in trixie bookworm sid; do
+        for r in trixie bookworm sid experimental; do
                 root $r >/dev/null &
                 pids="$pids $!"
         done
@@ -76,6 +90,8 @@ case ${1:-} in
                 pkg_root $r >/dev/null &
                 pids="$pids $!"
         done
+        tools_root >/dev/null &
+        pids="$pids $!"
         rc=0
         for p in $pids; do
                 wait "$p" || rc=1
@@ -83,5 +99,6 @@ case ${1:-} in
         exit $rc
         ;;
 --pkg) pkg_root "${2:-}" ;;
+--tools) tools_root ;;
 *) root "${1:-trixie}" ;;
 esac

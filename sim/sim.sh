@@ -12,6 +12,7 @@ SIM_LIB=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 . "$SIM_LIB/../bats/helpers/dockerd.bash"
 . "$SIM_LIB/../bats/helpers/images.bash"
 . "$SIM_LIB/../bats/helpers/podman.bash"
+. "$SIM_LIB/../bats/helpers/amd_tools.bash"
 . "$SIM_LIB/lib/demo.bash"
 . "$SIM_LIB/lib/host.bash"
 . "$SIM_LIB/lib/docker-demo.bash"
@@ -25,6 +26,7 @@ export PATH=$CTK_BIN:$PATH # commands are shown as a user types them
 PROFILE=sim/profiles/seed-4xmi210.json
 SIM=$(ctk_tmpdir sim) || exit 1
 HOST=$SIM/host
+HOST_CPX=$SIM/host-cpx # the 63-partition host of the ranges example (mounted before dockerd: it sees it)
 CFG=$SIM/toolkit.json
 
 cleanup() {
@@ -33,6 +35,7 @@ cleanup() {
         dockerd_stop
         podman_stop
         host_down "$HOST"
+        host_down "$HOST_CPX"
         ctk_rm_tmpdir "$SIM"
 }
 trap cleanup EXIT
@@ -46,7 +49,7 @@ has_runtime() { [ -x "$CTK_BIN/amd-container-runtime" ]; }
 demo_section "A simulated host" \
         "$PROFILE describes the 4-GPU host of the GPU tracker document." \
         "amd-ctk-fakefs serves it as sys/ and dev/ below a directory; every tool reads it with --root."
-HAVE_HOST=0
+HAVE_HOST=0 HAVE_TOOLS=0
 if [ ! -f "$PROFILE" ]; then
         demo_unavailable "$PROFILE"
 elif ! command -v amd-ctk-fakefs >/dev/null; then
@@ -55,10 +58,21 @@ elif host_up "$PROFILE" "$HOST"; then
         HAVE_HOST=1
         demo_say "(the host is $HOST_MODE)"
         demo_run ls -ln "$HOST/dev/dri" "$HOST/dev/kfd"
+        if amd_tools_root >/dev/null 2>&1; then
+                demo_say "" "AMD's own rocm-smi (Debian's package) with this host as its /sys and /dev:" \
+                        "the GPU tracker document's table, sensors included."
+                demo_prompt rocm-smi
+                amd_tool "$HOST" rocm-smi 2>&1
+                HAVE_TOOLS=1
+        else
+                demo_unavailable "Debian's rocm-smi (sh sim/engines.sh --tools could not build its root)"
+        fi
 else
         demo_unavailable "amd-ctk-fakefs could not provide the simulated host"
 fi
 if [ $HAVE_HOST = 1 ]; then
+        mkdir -p "$HOST_CPX" && amd-ctk-fakefs mount sim/profiles/mi300x-cpx-x8.json "$HOST_CPX" \
+                --pidfile "$HOST_CPX.pid" >/dev/null 2>&1 </dev/null || HOST_CPX=$SIM/no-cpx-host
         for cmd in "gpu list" "cdi list"; do
                 # shellcheck disable=SC2086
                 if has_ctk $cmd; then demo_run amd-ctk --root "$HOST" $cmd; else demo_unavailable "amd-ctk $cmd"; fi
@@ -73,9 +87,14 @@ dockerd_start "$SIM/d" || exit 1
 demo_run docker info --format 'root={{.DockerRootDir}} runtimes={{range $k, $v := .Runtimes}}{{$k}} {{end}}default={{.DefaultRuntime}}'
 
 demo_section "Test images" \
-        "No registry is reachable: rocm/rocm-terminal is busybox-static plus our rocm-smi stand-in," \
-        "imported with docker import. Here is what it prints with plain runc (no GPUs):"
+        "No registry is reachable: rocm/rocm-terminal is Debian's rocm-smi (the rocm-smi package and what it" \
+        "depends on) with busybox-static, imported with docker import. With plain runc a container has no GPU," \
+        "and its /sys is this machine's, which has no amdgpu:"
 IMAGES_CACHE=$SIM images_docker_import || exit 1
+if [ $HAVE_TOOLS = 1 ]; then
+        docker import --change "ENV $IMAGE_PATH_ENV" --change 'CMD ["bash"]' "$(images_rocm_tar "$SIM")" \
+                rocm/rocm-terminal >/dev/null || exit 1
+fi
 demo_run docker images
 demo_run docker run --rm rocm/rocm-terminal rocm-smi
 
@@ -105,7 +124,8 @@ export AMD_CTK_CONFIG=$CFG # amd-ctk now reads the same configuration as the run
 
 # ---------------------------------------------------------------------------
 demo_section "Docker Runtime Integration (README)" \
-        "Each container gets exactly the GPUs it asks for; rocm-smi lists the nodes it sees."
+        "Each container gets exactly the GPUs it asks for: rocm-smi in it lists those, as on a real host" \
+        "(the runtime gives it the simulated host's sysfs; the host answers EPERM for the other GPUs)."
 if [ $HAVE_AMD = 1 ]; then
         uuids=$(amd-ctk gpu list 2>/dev/null | awk '$1 ~ /^[0-9]+$/ && $2 ~ /^0x/ { print $2 }')
         uuid1=$(sed -n 2p <<<"$uuids")
@@ -125,13 +145,14 @@ if [ $HAVE_AMD = 1 ]; then
                 rocm/rocm-terminal rocm-smi
         demo_say "" "A GPU that does not exist is an error, not a silent warning:"
         demo_fails docker run --rm --runtime=amd -e AMD_VISIBLE_DEVICES=9 rocm/rocm-terminal rocm-smi
-        demo_say "" "Without the variable the runtime behaves exactly like runc: no GPU nodes."
+        demo_say "" "Without the variable the runtime behaves exactly like runc: no GPU, this machine's sysfs."
         demo_run docker run --rm --runtime=amd rocm/rocm-terminal rocm-smi
 else
         demo_unavailable "docker run --runtime=amd (needs the simulated host and the docker configuration)"
 fi
 if [ $HAVE_HOST = 1 ]; then
-        demo_say "" "Explicit paths (no runtime=amd needed), here the simulated host's nodes:"
+        demo_say "" "Explicit paths (no runtime=amd): the simulated host's nodes, but this machine's sysfs" \
+                "(without our runtime nothing gives a container the simulated host's), so rocm-smi finds no driver:"
         demo_run docker run --rm --device "$HOST/dev/kfd:/dev/kfd" \
                 --device "$HOST/dev/dri/renderD128:/dev/dri/renderD128" \
                 --device "$HOST/dev/dri/renderD129:/dev/dri/renderD129" rocm/rocm-terminal rocm-smi

@@ -7,15 +7,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "backends/fakefs/kfd_props.h"
+#include "backends/fakefs/build_kfd.h"
+#include "backends/fakefs/build_sysfs.h"
 #include "core/base/base.h"
-
-#define TOPOLOGY "/sys/class/kfd/kfd/topology"
 
 struct builder {
         const struct ctk_fakefs_profile *p;
         struct ctk_fakefs_tree *t;
         struct ctk_error **err;
+        unsigned int hwmon; /* the next hwmon<N> */
 };
 
 static char *fmt(const char *f, ...) __attribute__((format(printf, 1, 2)));
@@ -78,6 +78,9 @@ static int add_drivers(struct builder *b)
                 if (ctk_fakefs_tree_mkdir(b->t, dir, b->err) < 0 || link_to(b, mod, target) < 0)
                         return -1;
         }
+        /* what amd-smi looks for before it believes the driver is loaded */
+        if (p->amdgpu_loaded && ctk_fakefs_tree_add_filef(b->t, "/sys/module/amdgpu/initstate", b->err, "live\n") < 0)
+                return -1;
         return 0;
 }
 
@@ -89,10 +92,13 @@ static int add_drm_node(struct builder *b, const char *devdir, const char *name,
         _cleanup_free_ char *cls = fmt("/sys/class/drm/%s", name);
         _cleanup_free_ char *target = fmt("../..%s/drm/%s", devdir + strlen("/sys"), name);
         _cleanup_free_ char *node = fmt("/dev/dri/%s", name);
+        _cleanup_free_ char *devl = fmt("%s/drm/%s/device", devdir, name);
+        _cleanup_free_ char *devt = fmt("../../../%s", strrchr(devdir, '/') + 1);
         if (dev == NULL || node == NULL)
                 return oom(b);
+        /* device: the PCI function, or the partition's platform device */
         if (ctk_fakefs_tree_add_filef(b->t, dev, b->err, "%u:%u\n", b->p->dri_major, minor) < 0 ||
-            link_to(b, cls, target) < 0)
+            link_to(b, cls, target) < 0 || link_to(b, devl, devt) < 0)
                 return -1;
         return ctk_fakefs_tree_add_chr(b->t, node, b->p->dri_major, minor, a->mode, a->uid, a->gid, b->err);
 }
@@ -152,20 +158,6 @@ static int add_partition_files(struct builder *b, const struct ctk_fakefs_plan_g
         return 0;
 }
 
-static int add_kfd_node(struct builder *b, int node, const char *props, size_t len, uint32_t gpu_id, const char *name)
-{
-        _cleanup_free_ char *pp = fmt(TOPOLOGY "/nodes/%d/properties", node);
-        _cleanup_free_ char *gp = fmt(TOPOLOGY "/nodes/%d/gpu_id", node);
-        _cleanup_free_ char *np = fmt(TOPOLOGY "/nodes/%d/name", node);
-        if (pp == NULL || gp == NULL || np == NULL)
-                return oom(b);
-        if (ctk_fakefs_tree_add_file(b->t, pp, props, len, 0444, NULL, b->err) < 0 ||
-            ctk_fakefs_tree_add_filef(b->t, gp, b->err, "%" PRIu32 "\n", gpu_id) < 0 ||
-            ctk_fakefs_tree_add_filef(b->t, np, b->err, "%s\n", name) < 0)
-                return -1;
-        return 0;
-}
-
 static int add_partition(struct builder *b, const struct ctk_fakefs_plan_gpu *pg, const struct ctk_fakefs_plan_part *pp,
                          const char *pcidir)
 {
@@ -174,30 +166,7 @@ static int add_partition(struct builder *b, const struct ctk_fakefs_plan_gpu *pg
         if (pp->k > 0 && platdir == NULL)
                 return oom(b);
         const char *devdir = pp->k > 0 ? platdir : pcidir;
-        if (add_drm(b, g, devdir, pp->card_minor, pp->render_minor, pp->k == 0) < 0)
-                return -1;
-        struct ctk_fakefs_identity id = {
-            .vendor_id = g->vendor_id,
-            .device_id = g->device_id,
-            .domain = g->domain,
-            .location_id = pp->location_id,
-            .render_minor = pp->render_minor,
-            .has_unique_id = pp->has_unique_id,
-            .unique_id = pp->unique_id,
-        };
-        struct ctk_fakefs_prop xcc = {.key = (char *)"num_xcc", .value = NULL};
-        struct ctk_fakefs_props extra = {.v = &xcc, .n = 1};
-        char xccbuf[16];
-        if (pp->num_xcc >= 0) {
-                (void)snprintf(xccbuf, sizeof(xccbuf), "%d", pp->num_xcc);
-                xcc.value = xccbuf;
-        }
-        _cleanup_free_ char *props = NULL;
-        size_t len;
-        if (ctk_fakefs_props_render(g->template, &g->props, pp->overrides, pp->num_xcc >= 0 ? &extra : NULL, &id,
-                                    &props, &len, b->err) < 0)
-                return -1;
-        return add_kfd_node(b, pp->kfd_node, props, len, pp->gpu_id, ctk_fakefs_kfd_name(g));
+        return add_drm(b, g, devdir, pp->card_minor, pp->render_minor, pp->k == 0);
 }
 
 static int add_gpu(struct builder *b, const struct ctk_fakefs_plan_gpu *pg)
@@ -218,7 +187,7 @@ static int add_gpu(struct builder *b, const struct ctk_fakefs_plan_gpu *pg)
                 if (ctk_fakefs_tree_add_filef(b->t, f, b->err, i == 2 ? "0x%06x\n" : "0x%04x\n", values[i]) < 0)
                         return -1;
         }
-        if (link_to(b, busl, bust) < 0)
+        if (link_to(b, busl, bust) < 0 || ctk_fakefs_build_gpu_sysfs(b->p, pg, dir, &b->hwmon, b->t, b->err) < 0)
                 return -1;
         if (!pg->bound)
                 return 0;
@@ -238,27 +207,6 @@ static int add_gpu(struct builder *b, const struct ctk_fakefs_plan_gpu *pg)
         return 0;
 }
 
-static int add_kfd(struct builder *b, const struct ctk_fakefs_plan *plan)
-{
-        const struct ctk_fakefs_profile *p = b->p;
-        if (ctk_fakefs_tree_mkdir(b->t, TOPOLOGY "/nodes", b->err) < 0 ||
-            ctk_fakefs_tree_add_filef(b->t, TOPOLOGY "/generation_id", b->err, "%" PRIu64 "\n", plan->generation_id) <
-                0)
-                return -1;
-        for (size_t i = 0; i < p->ncpus; i++) {
-                _cleanup_free_ char *props = NULL;
-                size_t len;
-                if (ctk_fakefs_props_render(p->cpus[i].template, &p->cpus[i].props, NULL, NULL, NULL, &props, &len,
-                                            b->err) < 0 ||
-                    add_kfd_node(b, p->cpus[i].kfd_node, props, len, 0, "") < 0)
-                        return -1;
-        }
-        if (p->has_kfd_device && ctk_fakefs_tree_add_chr(b->t, "/dev/kfd", p->kfd_major, p->kfd_minor, p->kfd_attr.mode,
-                                                         p->kfd_attr.uid, p->kfd_attr.gid, b->err) < 0)
-                return -1;
-        return 0;
-}
-
 int ctk_fakefs_build(const struct ctk_fakefs_profile *p, const struct ctk_fakefs_state *s, struct ctk_fakefs_tree **out,
                      struct ctk_error **err)
 {
@@ -269,14 +217,16 @@ int ctk_fakefs_build(const struct ctk_fakefs_profile *p, const struct ctk_fakefs
         struct builder b = {.p = p, .err = err};
         int rc = ctk_fakefs_tree_new(&t, err);
         b.t = t;
-        static const char *const dirs[] = {"/dev",         "/sys/bus/pci/devices", "/sys/bus/pci/drivers",
-                                           "/sys/devices", "/sys/module",          "/sys/class"};
+        /* (net, scsi_host, hwmon: what amd-smi and rocm-smi open on any host) */
+        static const char *const dirs[] = {"/dev",           "/sys/bus/pci/devices", "/sys/bus/pci/drivers",
+                                           "/sys/devices",   "/sys/module",          "/sys/class",
+                                           "/sys/class/net", "/sys/class/scsi_host", "/sys/class/hwmon"};
         for (size_t i = 0; rc == 0 && i < sizeof(dirs) / sizeof(dirs[0]); i++)
                 rc = ctk_fakefs_tree_mkdir(t, dirs[i], err);
         if (rc == 0)
                 rc = add_drivers(&b);
         if (rc == 0 && p->amdgpu_loaded)
-                rc = add_kfd(&b, &plan);
+                rc = ctk_fakefs_build_kfd(p, &plan, t, err);
         for (size_t i = 0; rc == 0 && i < plan.ngpus; i++)
                 rc = add_gpu(&b, &plan.gpus[i]);
         ctk_fakefs_plan_clear(&plan);

@@ -139,6 +139,7 @@ static json_t *partitions_json(struct ctk_fakefs_importer *im, const struct ctk_
                         put(im, o, "unique_id", hexstr(false, uid));
                 if (n->has_gpu_id)
                         put(im, o, "gpu_id", json_integer((json_int_t)n->gpu_id));
+                ctk_fakefs_import_topo_node(im, n, o);
                 if (append_node(im, arr, o, diff_props(im, n, t->node, gpu_ov, true)) < 0) {
                         json_decref(arr);
                         return NULL;
@@ -180,6 +181,14 @@ static json_t *gpu_json(struct ctk_fakefs_importer *im, const struct ctk_fakefs_
         if (p0->name != NULL && strcmp(p0->name, ctk_fakefs_kfd_name(&probe)) != 0)
                 put(im, o, "kfd_name", json_string(p0->name));
         put(im, o, "kfd_template", json_string(t->name));
+        ctk_fakefs_import_topo_numa(im, p0, o);
+        if (g->n == 1) {
+                ctk_fakefs_import_topo_node(im, p0, o);
+        } else { /* the sets of partitions a repartition makes */
+                struct ctk_kfd_capture_node sets = {
+                    .banks = p0->banks, .caches = p0->caches, .id = p0->id, .props = p0->props};
+                ctk_fakefs_import_topo_node(im, &sets, o);
+        }
         json_t *ov = diff_props(im, p0, t->node, NULL, true);
         if (ov == NULL) {
                 json_decref(o);
@@ -225,6 +234,7 @@ static json_t *cpus_json(struct ctk_fakefs_importer *im, json_t *templates)
                 json_t *o = json_object();
                 put(im, o, "node", json_integer(n->id));
                 put(im, o, "kfd_template", json_string("cpu"));
+                ctk_fakefs_import_topo_node(im, n, o);
                 if (append_node(im, arr, o, diff_props(im, n, first, NULL, false)) < 0) {
                         json_decref(arr);
                         return NULL;
@@ -259,6 +269,7 @@ static json_t *profile_json(struct ctk_fakefs_importer *im, const struct ctk_fak
                 put(im, kfd, "generation_id", json_integer((json_int_t)im->cap.generation_id));
         put(im, root, "kfd", kfd);
         put(im, root, "kfd_templates", templates);
+        ctk_fakefs_import_topo_sets(im, root);
         json_t *cpus = cpus_json(im, templates);
         if (cpus == NULL) {
                 json_decref(gpus);
@@ -291,7 +302,7 @@ static int run(struct ctk_fakefs_importer *im, const struct ctk_fakefs_import_op
         im->tmpls = calloc(im->cap.n + 1, sizeof(*im->tmpls));
         if (im->tmpls == NULL)
                 return ctk_error_set(err, ENOMEM, "out of memory");
-        if (ctk_fakefs_import_group(im) < 0)
+        if (ctk_fakefs_import_group(im) < 0 || ctk_fakefs_import_topo_prepare(im) < 0)
                 return -1;
         _cleanup_json_ json_t *root = profile_json(im, opts);
         if (root == NULL)
@@ -316,6 +327,7 @@ int ctk_fakefs_import_kfd(const char *capture_dir, const struct ctk_fakefs_impor
         struct ctk_fakefs_import_opts none = {0};
         struct ctk_fakefs_importer im = {.dir = capture_dir, .err = err};
         int rc = run(&im, opts != NULL ? opts : &none, json_out);
+        ctk_fakefs_import_topo_clear(&im);
         ctk_kfd_capture_clear(&im.cap);
         free(im.groups);
         free(im.tmpls);

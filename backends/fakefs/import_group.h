@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <jansson.h>
 
 #include "backends/fakefs/kfd_capture.h"
 #include "backends/fakefs/profile.h"
@@ -29,6 +30,16 @@ struct ctk_fakefs_import_template {
         const struct ctk_kfd_capture_node *node;
 };
 
+/* A link template, memory bank set or cache set the import names: the
+ * capture's first instance of it (a set's processor_id_low relative to
+ * base, the node's simd_id_base or cpu_core_id_base). */
+struct ctk_fakefs_import_named {
+        char name[48];
+        const struct ctk_fakefs_props *props;   /* link templates */
+        const struct ctk_kfd_capture_sets *set; /* bank and cache sets */
+        uint64_t base;
+};
+
 /* An import in progress. */
 struct ctk_fakefs_importer {
         const char *dir;
@@ -37,6 +48,9 @@ struct ctk_fakefs_importer {
         size_t ngroups;
         struct ctk_fakefs_import_template *tmpls; /* room for one per node */
         size_t ntmpls;
+        struct ctk_fakefs_import_named *links, *banks, *caches; /* room for one per link or node */
+        size_t nlinks, nbanks, ncaches;
+        int *group_of; /* by KFD node id: its GPU's index in groups, -1 for a CPU */
         bool oom;
         struct ctk_error **err;
 };
@@ -53,5 +67,18 @@ const struct ctk_fakefs_import_template *ctk_fakefs_import_template_of(struct ct
 /* The partition mode ("SPX", "DPX", "QPX", "CPX") and XCD count of a GPU
  * from its partition count and XCCs per partition. */
 void ctk_fakefs_import_partition_mode(size_t parts, uint64_t xcc, unsigned int *xcds, const char **mode);
+
+/* Names the capture's link templates (by role: cpu-cpu, cpu-gpu, gpu-cpu,
+ * xgmi, xgmi-partition, p2p-...; -2, -3 for variants), bank and cache sets
+ * (import_topo.c).  After ctk_fakefs_import_group. */
+int ctk_fakefs_import_topo_prepare(struct ctk_fakefs_importer *im);
+/* n's io_links, p2p_links, mem_banks and caches into the node object o. */
+void ctk_fakefs_import_topo_node(struct ctk_fakefs_importer *im, const struct ctk_kfd_capture_node *n, json_t *o);
+/* A GPU's numa_node (the CPU its partition 0 links to) into o. */
+void ctk_fakefs_import_topo_numa(struct ctk_fakefs_importer *im, const struct ctk_kfd_capture_node *n, json_t *o);
+/* The profile's kfd_link_templates, kfd_mem_banks and kfd_caches into root. */
+void ctk_fakefs_import_topo_sets(struct ctk_fakefs_importer *im, json_t *root);
+/* Frees what prepare made. */
+void ctk_fakefs_import_topo_clear(struct ctk_fakefs_importer *im);
 
 #endif

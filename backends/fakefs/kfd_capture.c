@@ -11,7 +11,7 @@
 
 /* Reads a whole file; *out is NULL (and 0 returned) when it does not exist
  * and missing_ok. */
-static int slurp(const char *path, bool missing_ok, char **out, struct ctk_error **err)
+int ctk_kfd_capture_slurp(const char *path, bool missing_ok, char **out, struct ctk_error **err)
 {
         *out = NULL;
         _cleanup_error_ struct ctk_error *e = NULL;
@@ -35,7 +35,8 @@ static int parse_number(const char *s, uint64_t *out)
         return ctk_parse_u64_dec(s, strlen(s), UINT64_MAX, out);
 }
 
-static int parse_props(const char *path, char *text, struct ctk_fakefs_props *out, struct ctk_error **err)
+int ctk_kfd_capture_parse_props(const char *path, char *text, bool any_value, struct ctk_fakefs_props *out,
+                                struct ctk_error **err)
 {
         size_t lines = 1;
         for (const char *s = text; *s; s++)
@@ -58,7 +59,9 @@ static int parse_props(const char *path, char *text, struct ctk_fakefs_props *ou
                         continue;
                 char *sp = strchr(p, ' ');
                 uint64_t v;
-                if (sp == NULL || sp == p || parse_number(sp + 1, &v) < 0)
+                if (sp == NULL || sp == p ||
+                    (any_value ? strspn(sp + 1, "0123456789,") != strlen(sp + 1) || sp[1] == '\0'
+                               : parse_number(sp + 1, &v) < 0))
                         return ctk_error_set(err, EINVAL, "%s:%zu: expected \"key value\" with a decimal value", path,
                                              lineno);
                 *sp = '\0';
@@ -78,7 +81,7 @@ static int parse_props(const char *path, char *text, struct ctk_fakefs_props *ou
 static int read_number_file(const char *path, bool *has, uint64_t *out, struct ctk_error **err)
 {
         _cleanup_free_ char *s = NULL;
-        if (slurp(path, true, &s, err) < 0)
+        if (ctk_kfd_capture_slurp(path, true, &s, err) < 0)
                 return -1;
         *has = s != NULL;
         if (s == NULL)
@@ -96,12 +99,14 @@ static int read_node(const char *dir, int id, struct ctk_kfd_capture_node *n, st
             asprintf(&np, "%s/nodes/%d/name", dir, id) < 0)
                 return ctk_error_set(err, ENOMEM, "out of memory");
         n->id = id;
-        if (slurp(pp, false, &text, err) < 0 || parse_props(pp, text, &n->props, err) < 0 ||
-            read_number_file(gp, &n->has_gpu_id, &n->gpu_id, err) < 0 || slurp(np, true, &n->name, err) < 0)
+        if (ctk_kfd_capture_slurp(pp, false, &text, err) < 0 ||
+            ctk_kfd_capture_parse_props(pp, text, false, &n->props, err) < 0 ||
+            read_number_file(gp, &n->has_gpu_id, &n->gpu_id, err) < 0 ||
+            ctk_kfd_capture_slurp(np, true, &n->name, err) < 0)
                 return -1;
         if (n->name != NULL)
                 n->name[strcspn(n->name, "\r\n")] = '\0';
-        return 0;
+        return ctk_kfd_capture_read_topo(dir, n, err);
 }
 
 static int by_int(const void *a, const void *b)
@@ -167,6 +172,7 @@ void ctk_kfd_capture_clear(struct ctk_kfd_capture *c)
         for (size_t i = 0; i < c->n; i++) {
                 ctk_fakefs_props_clear(&c->nodes[i].props);
                 free(c->nodes[i].name);
+                ctk_kfd_capture_topo_clear(&c->nodes[i]);
         }
         free(c->nodes);
         c->nodes = NULL;

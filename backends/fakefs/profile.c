@@ -18,8 +18,49 @@ void ctk_fakefs_props_clear(struct ctk_fakefs_props *p)
         p->n = 0;
 }
 
+static void extra_clear(struct ctk_fakefs_node_extra *x)
+{
+        free(x->io.v);
+        free(x->p2p.v);
+}
+
+static void dpm_clear(struct ctk_fakefs_dpm *d)
+{
+        free(d->mhz);
+}
+
+static void templates_free(struct ctk_fakefs_template *t, size_t n)
+{
+        for (size_t i = 0; i < n; i++) {
+                free(t[i].name);
+                ctk_fakefs_props_clear(&t[i].props);
+        }
+        free(t);
+}
+
+static void sets_free(struct ctk_fakefs_set *s, size_t n)
+{
+        for (size_t i = 0; i < n; i++) {
+                free(s[i].name);
+                for (size_t j = 0; j < s[i].n; j++)
+                        ctk_fakefs_props_clear(&s[i].items[j]);
+                free(s[i].items);
+        }
+        free(s);
+}
+
 static void gpu_clear(struct ctk_fakefs_gpu *g)
 {
+        extra_clear(&g->extra);
+        free(g->attrs.product_name);
+        free(g->attrs.product_number);
+        free(g->attrs.serial_number);
+        free(g->attrs.vbios_version);
+        dpm_clear(&g->sensors.sclk);
+        dpm_clear(&g->sensors.mclk);
+        dpm_clear(&g->sensors.fclk);
+        dpm_clear(&g->sensors.socclk);
+        free(g->sensors.perf_level);
         free(g->pci);
         free(g->driver);
         free(g->kfd_name);
@@ -28,8 +69,10 @@ static void gpu_clear(struct ctk_fakefs_gpu *g)
         free(g->partition.memory);
         ctk_strv_clear(&g->partition.available_compute);
         ctk_strv_clear(&g->partition.available_memory);
-        for (size_t i = 0; i < g->nparts; i++)
+        for (size_t i = 0; i < g->nparts; i++) {
                 ctk_fakefs_props_clear(&g->parts[i].props);
+                extra_clear(&g->parts[i].extra);
+        }
         free(g->parts);
 }
 
@@ -40,14 +83,15 @@ void ctk_fakefs_profile_free(struct ctk_fakefs_profile *p)
         for (size_t i = 0; i < p->ngpus; i++)
                 gpu_clear(&p->gpus[i]);
         free(p->gpus);
-        for (size_t i = 0; i < p->ncpus; i++)
+        for (size_t i = 0; i < p->ncpus; i++) {
                 ctk_fakefs_props_clear(&p->cpus[i].props);
-        free(p->cpus);
-        for (size_t i = 0; i < p->ntemplates; i++) {
-                free(p->templates[i].name);
-                ctk_fakefs_props_clear(&p->templates[i].props);
+                extra_clear(&p->cpus[i].extra);
         }
-        free(p->templates);
+        free(p->cpus);
+        templates_free(p->templates, p->ntemplates);
+        templates_free(p->link_templates, p->nlink_templates);
+        sets_free(p->bank_sets, p->nbank_sets);
+        sets_free(p->cache_sets, p->ncache_sets);
         free(p->path);
         free(p->name);
         free(p->description);
@@ -150,4 +194,45 @@ bool ctk_fakefs_prop_is_identity(const char *key)
                 if (strcmp(key, keys[i]) == 0)
                         return true;
         return false;
+}
+
+int ctk_fakefs_parse_node_list(const char *s, int **out, size_t *n)
+{
+        *out = NULL;
+        *n = 0;
+        size_t cap = 0;
+        const char *p = s;
+        while (*p != '\0') {
+                char *end;
+                if (*p < '0' || *p > '9')
+                        goto bad;
+                unsigned long a = strtoul(p, &end, 10), b = a;
+                p = end;
+                if (*p == '-') {
+                        if (p[1] < '0' || p[1] > '9')
+                                goto bad;
+                        b = strtoul(p + 1, &end, 10);
+                        p = end;
+                }
+                if (a > CTK_FAKEFS_MAX_KFD_NODE || b > CTK_FAKEFS_MAX_KFD_NODE || b < a || (*p != ',' && *p != '\0'))
+                        goto bad;
+                if (*p == ',' && *++p == '\0')
+                        goto bad;
+                for (unsigned long v = a; v <= b; v++) {
+                        if (*n == cap) {
+                                cap = cap ? 2 * cap : 16;
+                                int *nv = realloc(*out, cap * sizeof(*nv));
+                                if (nv == NULL)
+                                        goto bad;
+                                *out = nv;
+                        }
+                        (*out)[(*n)++] = (int)v;
+                }
+        }
+        return 0;
+bad:
+        free(*out);
+        *out = NULL;
+        *n = 0;
+        return -1;
 }

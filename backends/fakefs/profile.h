@@ -32,6 +32,61 @@ struct ctk_fakefs_template {
         struct ctk_fakefs_props props;
 };
 
+/* A named list of property sets: a node's KFD memory banks or caches
+ * (mem_banks/<i>/properties, caches/<i>/properties). */
+struct ctk_fakefs_set {
+        char *name;
+        struct ctk_fakefs_props *items;
+        size_t n;
+};
+
+/* A link of a KFD node as the profile names it: a link template and the
+ * profile's KFD node at its other end. */
+struct ctk_fakefs_link_ref {
+        const struct ctk_fakefs_template *template; /* points into the profile */
+        int node;
+};
+
+struct ctk_fakefs_links {
+        bool given; /* false: derived like the driver (kfd_links.h) */
+        struct ctk_fakefs_link_ref *v;
+        size_t n;
+};
+
+/* What a KFD node has beside its properties: io_links/, p2p_links/,
+ * mem_banks/, caches/ (each NULL or ungiven: derived). */
+struct ctk_fakefs_node_extra {
+        struct ctk_fakefs_links io, p2p;
+        const struct ctk_fakefs_set *banks;  /* points into the profile */
+        const struct ctk_fakefs_set *caches; /* points into the profile */
+};
+
+/* What a GPU's sysfs shows beyond its identity: PCI attributes, hwmon
+ * sensors, clocks and counters (sim/profiles/README.md, "sensors").  A
+ * member not given is a file not served. */
+struct ctk_fakefs_dpm {
+        unsigned int *mhz; /* levels, ascending */
+        size_t n;
+        size_t current;
+};
+
+struct ctk_fakefs_sensors {
+        bool has_temp_edge, has_temp_junction, has_temp_mem, has_power_average, has_power_cap, has_fan;
+        int64_t temp_edge, temp_junction, temp_mem;       /* millidegrees C */
+        uint64_t power_average, power_cap, power_cap_max; /* microwatts */
+        unsigned int fan_pwm;                             /* 0-255 */
+        struct ctk_fakefs_dpm sclk, mclk, fclk, socclk;
+        char *perf_level;
+        bool has_vram, has_busy, has_mem_busy;
+        uint64_t vram_total, vram_used, vis_vram_total, gtt_total, gtt_used;
+        unsigned int busy_percent, mem_busy_percent;
+};
+
+struct ctk_fakefs_pci_attrs {
+        unsigned int subsystem_vendor, subsystem_device, revision;
+        char *product_name, *product_number, *serial_number, *vbios_version;
+};
+
 struct ctk_fakefs_node_attr {
         mode_t mode;
         uid_t uid;
@@ -42,6 +97,7 @@ struct ctk_fakefs_cpu {
         int kfd_node;
         const struct ctk_fakefs_props *template; /* points into the profile */
         struct ctk_fakefs_props props;           /* overrides */
+        struct ctk_fakefs_node_extra extra;
 };
 
 /* A partition as captured (explicit partitions of a GPU, index k = position). */
@@ -54,6 +110,7 @@ struct ctk_fakefs_part {
         uint64_t unique_id;
         int64_t gpu_id;                /* -1: synthesised */
         struct ctk_fakefs_props props; /* overrides */
+        struct ctk_fakefs_node_extra extra;
 };
 
 struct ctk_fakefs_partitioning {
@@ -83,6 +140,10 @@ struct ctk_fakefs_gpu {
         struct ctk_fakefs_partitioning partition;
         struct ctk_fakefs_part *parts; /* explicit partitions of the current compute mode */
         size_t nparts;
+        int numa_node;                      /* the CPU KFD node it hangs off; -1: the first */
+        struct ctk_fakefs_node_extra extra; /* of its KFD node (all partitions: banks, caches) */
+        struct ctk_fakefs_pci_attrs attrs;
+        struct ctk_fakefs_sensors sensors;
 };
 
 struct ctk_fakefs_profile {
@@ -99,6 +160,10 @@ struct ctk_fakefs_profile {
         struct ctk_fakefs_node_attr card_attr, render_attr;
         struct ctk_fakefs_template *templates;
         size_t ntemplates;
+        struct ctk_fakefs_template *link_templates; /* the profile's, then the built-in ones */
+        size_t nlink_templates;
+        struct ctk_fakefs_set *bank_sets, *cache_sets;
+        size_t nbank_sets, ncache_sets;
         struct ctk_fakefs_cpu *cpus;
         size_t ncpus;
         struct ctk_fakefs_gpu *gpus; /* sorted by PCI address */
@@ -130,6 +195,10 @@ int ctk_fakefs_default_compute_modes(unsigned int xcds, struct ctk_strv *out);
 
 /* PCI address "dddd:bb:dd.f" (any case; the domain may be omitted). */
 int ctk_fakefs_parse_bdf(const char *s, unsigned int *domain, unsigned int *bus, unsigned int *dev, unsigned int *fn);
+
+/* KFD node numbers "0", "2-5,7" (ascending ranges, each <= CTK_FAKEFS_MAX_KFD_NODE):
+ * *out (owned), *n; -1 on bad syntax (or ENOMEM). */
+int ctk_fakefs_parse_node_list(const char *s, int **out, size_t *n);
 
 /* KFD property keys computed from the GPU (vendor_id, device_id, ...). */
 bool ctk_fakefs_prop_is_identity(const char *key);

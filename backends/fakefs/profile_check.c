@@ -157,6 +157,69 @@ static bool has_computed_keys(const struct ctk_fakefs_props *t)
         return false;
 }
 
+/* Is node one of the profile's KFD nodes (a CPU node, a GPU's, a captured partition's)? */
+static const char *node_owner(const struct ctk_fakefs_profile *p, int node)
+{
+        for (size_t i = 0; i < p->ncpus; i++)
+                if (p->cpus[i].kfd_node == node)
+                        return "cpu";
+        for (size_t i = 0; i < p->ngpus; i++) {
+                if (p->gpus[i].kfd_node == node)
+                        return "gpu";
+                for (size_t k = 0; k < p->gpus[i].nparts; k++)
+                        if (p->gpus[i].parts[k].kfd_node == node)
+                                return "gpu";
+        }
+        return NULL;
+}
+
+/* Every link of x names a KFD node of the profile other than self. */
+static int check_extra(const struct ctk_fakefs_profile *p, const struct ctk_fakefs_node_extra *x, int self,
+                       const char *what, struct ctk_error **err)
+{
+        const struct ctk_fakefs_links *l[2] = {&x->io, &x->p2p};
+        static const char *const names[2] = {"io_links", "p2p_links"};
+        for (int i = 0; i < 2; i++)
+                for (size_t r = 0; r < l[i]->n; r++) {
+                        int to = l[i]->v[r].node;
+                        if (to == self)
+                                return ctk_error_set(err, EINVAL, "%s: %s: %s links KFD node %d to itself", p->path,
+                                                     what, names[i], to);
+                        if (node_owner(p, to) == NULL)
+                                return ctk_error_set(err, EINVAL,
+                                                     "%s: %s: %s names KFD node %d, which the profile does not have "
+                                                     "(link only to cpu_nodes, GPUs' kfd_node and partitions)",
+                                                     p->path, what, names[i], to);
+                }
+        return 0;
+}
+
+static int check_topology(const struct ctk_fakefs_profile *p, struct ctk_error **err)
+{
+        char what[96];
+        for (size_t i = 0; i < p->ncpus; i++) {
+                (void)snprintf(what, sizeof(what), "cpu_nodes[%zu] (KFD node %d)", i, p->cpus[i].kfd_node);
+                if (check_extra(p, &p->cpus[i].extra, p->cpus[i].kfd_node, what, err) < 0)
+                        return -1;
+        }
+        for (size_t i = 0; i < p->ngpus; i++) {
+                const struct ctk_fakefs_gpu *g = &p->gpus[i];
+                const char *owner = g->numa_node >= 0 ? node_owner(p, g->numa_node) : "cpu";
+                if (owner == NULL || strcmp(owner, "cpu") != 0)
+                        return ctk_error_set(err, EINVAL, "%s: gpu %s: numa_node %d is not one of cpu_nodes", p->path,
+                                             g->pci, g->numa_node);
+                (void)snprintf(what, sizeof(what), "gpu %s", g->pci);
+                if (check_extra(p, &g->extra, g->kfd_node, what, err) < 0)
+                        return -1;
+                for (size_t k = 0; k < g->nparts; k++) {
+                        (void)snprintf(what, sizeof(what), "gpu %s: partitions[%zu]", g->pci, k);
+                        if (check_extra(p, &g->parts[k].extra, g->parts[k].kfd_node, what, err) < 0)
+                                return -1;
+                }
+        }
+        return 0;
+}
+
 int ctk_fakefs_profile_check(struct ctk_fakefs_profile *p, struct ctk_error **err)
 {
         for (size_t i = 0; i < p->ncpus; i++) {
@@ -178,5 +241,7 @@ int ctk_fakefs_profile_check(struct ctk_fakefs_profile *p, struct ctk_error **er
                 if (check_gpu(p, &p->gpus[i], err) < 0)
                         return -1;
         }
-        return check_minors(p, err);
+        if (check_minors(p, err) < 0)
+                return -1;
+        return check_topology(p, err);
 }

@@ -71,7 +71,9 @@ int ctk_pj_load_props(struct ctk_pj *c, json_t *obj, const char *where, enum pro
                                 return ctk_pj_oom(c);
                         }
                 } else if (json_is_string(v) && json_string_length(v) > 0 &&
-                           strspn(json_string_value(v), "0123456789") == json_string_length(v)) {
+                           strspn(json_string_value(v), kind == PROPS_CACHE && strcmp(key, "sibling_map") == 0
+                                                            ? "0123456789,"
+                                                            : "0123456789") == json_string_length(v)) {
                         if (ctk_pj_dup_str(c, json_string_value(v), &p->value) < 0)
                                 return -1;
                 } else {
@@ -157,7 +159,8 @@ static int load_templates(struct ctk_pj *c, json_t *root, struct ctk_fakefs_prof
 
 static int load_cpus(struct ctk_pj *c, json_t *root, struct ctk_fakefs_profile *p)
 {
-        static const char *const keys[] = {"node", "kfd_template", "kfd_properties", NULL};
+        static const char *const keys[] = {"node",      "kfd_template", "kfd_properties", "io_links",
+                                           "p2p_links", "mem_banks",    "caches",         NULL};
         json_t *arr = json_object_get(root, "cpu_nodes");
         if (arr == NULL) { /* default: one CPU node 0 */
                 if ((p->cpus = calloc(1, sizeof(*p->cpus))) == NULL)
@@ -180,7 +183,8 @@ static int load_cpus(struct ctk_pj *c, json_t *root, struct ctk_fakefs_profile *
                 uint64_t node = 0;
                 if (ctk_pj_object(c, o, w) < 0 || ctk_pj_check_keys(c, o, w, keys) < 0 ||
                     ctk_pj_uint(c, o, w, "node", true, CTK_FAKEFS_MAX_KFD_NODE, &node, NULL) < 0 ||
-                    ctk_pj_find_template(c, p, o, w, false, &cpu->template) < 0)
+                    ctk_pj_find_template(c, p, o, w, false, &cpu->template) < 0 ||
+                    ctk_pj_load_extra(c, p, o, w, &cpu->extra) < 0)
                         return -1;
                 cpu->kfd_node = (int)node;
                 json_t *props = json_object_get(o, "kfd_properties");
@@ -195,8 +199,19 @@ static int load_cpus(struct ctk_pj *c, json_t *root, struct ctk_fakefs_profile *
 
 static int load_host(struct ctk_pj *c, json_t *root, struct ctk_fakefs_profile *p)
 {
-        static const char *const keys[] = {"name", "description",   "amdgpu",    "xcp_name", "kfd",
-                                           "dri",  "kfd_templates", "cpu_nodes", "gpus",     NULL};
+        static const char *const keys[] = {"name",
+                                           "description",
+                                           "amdgpu",
+                                           "xcp_name",
+                                           "kfd",
+                                           "dri",
+                                           "kfd_templates",
+                                           "kfd_link_templates",
+                                           "kfd_mem_banks",
+                                           "kfd_caches",
+                                           "cpu_nodes",
+                                           "gpus",
+                                           NULL};
         static const char *const kfd_keys[] = {"generation_id", "device", NULL};
         static const char *const dri_keys[] = {"major", "card", "render", NULL};
         const char *name = NULL, *desc = NULL, *xcp = "amdgpu_xcp_";
@@ -233,7 +248,10 @@ static int load_host(struct ctk_pj *c, json_t *root, struct ctk_fakefs_profile *
                         return -1;
                 p->dri_major = (unsigned int)major;
         }
-        return load_templates(c, root, p) < 0 || load_cpus(c, root, p) < 0 || ctk_pj_load_gpus(c, root, p) < 0 ? -1 : 0;
+        return load_templates(c, root, p) < 0 || ctk_pj_load_topology(c, root, p) < 0 || load_cpus(c, root, p) < 0 ||
+                       ctk_pj_load_gpus(c, root, p) < 0
+                   ? -1
+                   : 0;
 }
 
 static void set_defaults(struct ctk_fakefs_profile *p)

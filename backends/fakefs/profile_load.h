@@ -23,6 +23,7 @@ enum props_kind {
         PROPS_TEMPLATE,     /* null values place computed keys */
         PROPS_GPU_OVERRIDE, /* computed keys cannot be overridden */
         PROPS_CPU_OVERRIDE,
+        PROPS_CACHE, /* also sibling_map: "1,0,0,..." */
 };
 
 /* ENOMEM: "out of memory", -1. */
@@ -38,6 +39,13 @@ int ctk_pj_load_attr(struct ctk_pj *c, json_t *parent, const char *where, const 
 /* The KFD template obj names (kfd_template), or the built-in GPU or CPU one. */
 int ctk_pj_find_template(struct ctk_pj *c, struct ctk_fakefs_profile *p, json_t *obj, const char *where, bool gpu,
                          const struct ctk_fakefs_props **out);
+/* kfd_link_templates (then the built-in ones), kfd_mem_banks, kfd_caches. */
+int ctk_pj_load_topology(struct ctk_pj *c, json_t *root, struct ctk_fakefs_profile *p);
+/* A KFD node's io_links, p2p_links, mem_banks and caches (obj's keys). */
+int ctk_pj_load_extra(struct ctk_pj *c, struct ctk_fakefs_profile *p, json_t *obj, const char *where,
+                      struct ctk_fakefs_node_extra *out);
+/* A GPU's sensors and PCI attributes (obj's keys). */
+int ctk_pj_load_sensors(struct ctk_pj *c, json_t *obj, const char *where, struct ctk_fakefs_gpu *g);
 /* root.gpus into p->gpus. */
 int ctk_pj_load_gpus(struct ctk_pj *c, json_t *root, struct ctk_fakefs_profile *p);
 

@@ -72,10 +72,12 @@ static int load_partitioning(struct ctk_pj *c, json_t *gpu, const char *where, s
         return 0;
 }
 
-static int load_parts(struct ctk_pj *c, json_t *gpu, const char *where, struct ctk_fakefs_gpu *g)
+static int load_parts(struct ctk_pj *c, struct ctk_fakefs_profile *p, json_t *gpu, const char *where,
+                      struct ctk_fakefs_gpu *g)
 {
-        static const char *const keys[] = {"kfd_node",  "render_minor", "card_minor",     "location_id",
-                                           "unique_id", "gpu_id",       "kfd_properties", NULL};
+        static const char *const keys[] = {"kfd_node",       "render_minor", "card_minor", "location_id",
+                                           "unique_id",      "gpu_id",       "io_links",   "p2p_links",
+                                           "kfd_properties", "mem_banks",    "caches",     NULL};
         json_t *arr = json_object_get(gpu, "partitions");
         if (arr == NULL)
                 return 0;
@@ -99,7 +101,8 @@ static int load_parts(struct ctk_pj *c, json_t *gpu, const char *where, struct c
                     ctk_pj_uint(c, o, pw, "card_minor", false, CTK_FAKEFS_MAX_MINOR, &card, &has_card) < 0 ||
                     ctk_pj_uint(c, o, pw, "location_id", false, UINT32_MAX, &loc, &has_loc) < 0 ||
                     ctk_pj_uint(c, o, pw, "gpu_id", false, UINT32_MAX, &gpu_id, &has_gpu_id) < 0 ||
-                    ctk_pj_u64_id(c, o, pw, "unique_id", &part->unique_id, &part->has_unique_id) < 0)
+                    ctk_pj_u64_id(c, o, pw, "unique_id", &part->unique_id, &part->has_unique_id) < 0 ||
+                    ctk_pj_load_extra(c, p, o, pw, &part->extra) < 0)
                         return -1;
                 part->kfd_node = (int)node;
                 part->render_minor = (int)render;
@@ -118,13 +121,40 @@ static int load_parts(struct ctk_pj *c, json_t *gpu, const char *where, struct c
 
 static int load_gpu(struct ctk_pj *c, struct ctk_fakefs_profile *p, json_t *o, const char *w, struct ctk_fakefs_gpu *g)
 {
-        static const char *const keys[] = {
-            "pci",        "vendor_id",    "device_id",  "class",    "driver",       "unique_id",      "kfd_node",
-            "card_minor", "render_minor", "gpu_id",     "kfd_name", "kfd_template", "kfd_properties", "card",
-            "render",     "partition",    "partitions", NULL};
+        static const char *const keys[] = {"pci",
+                                           "vendor_id",
+                                           "device_id",
+                                           "class",
+                                           "driver",
+                                           "unique_id",
+                                           "kfd_node",
+                                           "card_minor",
+                                           "render_minor",
+                                           "gpu_id",
+                                           "kfd_name",
+                                           "kfd_template",
+                                           "kfd_properties",
+                                           "card",
+                                           "render",
+                                           "partition",
+                                           "partitions",
+                                           "numa_node",
+                                           "io_links",
+                                           "p2p_links",
+                                           "mem_banks",
+                                           "caches",
+                                           "sensors",
+                                           "revision",
+                                           "subsystem_vendor",
+                                           "subsystem_device",
+                                           "product_name",
+                                           "product_number",
+                                           "serial_number",
+                                           "vbios_version",
+                                           NULL};
         const char *pci = NULL, *driver = "amdgpu", *kfd_name = NULL;
-        uint64_t vendor = 0x1002, device = 0, cls = 0x038000, node = 0, card = 0, render = 0, gpu_id = 0;
-        bool has_node, has_card, has_render, has_gpu_id;
+        uint64_t vendor = 0x1002, device = 0, cls = 0x038000, node = 0, card = 0, render = 0, gpu_id = 0, numa = 0;
+        bool has_node, has_card, has_render, has_gpu_id, has_numa;
         if (ctk_pj_object(c, o, w) < 0 || ctk_pj_check_keys(c, o, w, keys) < 0 ||
             ctk_pj_string(c, o, w, "pci", true, &pci) < 0)
                 return -1;
@@ -147,6 +177,7 @@ static int load_gpu(struct ctk_pj *c, struct ctk_fakefs_profile *p, json_t *o, c
             ctk_pj_uint(c, o, w, "card_minor", false, CTK_FAKEFS_MAX_MINOR, &card, &has_card) < 0 ||
             ctk_pj_uint(c, o, w, "render_minor", false, CTK_FAKEFS_MAX_MINOR, &render, &has_render) < 0 ||
             ctk_pj_uint(c, o, w, "gpu_id", false, UINT32_MAX, &gpu_id, &has_gpu_id) < 0 ||
+            ctk_pj_uint(c, o, w, "numa_node", false, CTK_FAKEFS_MAX_KFD_NODE, &numa, &has_numa) < 0 ||
             ctk_pj_string(c, o, w, "kfd_name", false, &kfd_name) < 0 ||
             ctk_pj_find_template(c, p, o, w, true, &g->template) < 0)
                 return -1;
@@ -161,12 +192,14 @@ static int load_gpu(struct ctk_pj *c, struct ctk_fakefs_profile *p, json_t *o, c
         g->card_minor = has_card ? (int)card : -1;
         g->render_minor = has_render ? (int)render : -1;
         g->gpu_id = has_gpu_id ? (int64_t)gpu_id : -1;
+        g->numa_node = has_numa ? (int)numa : -1;
         g->card_attr = p->card_attr;
         g->render_attr = p->render_attr;
         if (ctk_pj_dup_str(c, driver, &g->driver) < 0 || ctk_pj_dup_str(c, kfd_name, &g->kfd_name) < 0 ||
             ctk_pj_load_attr(c, o, w, "card", &g->card_attr, false, NULL, NULL) < 0 ||
             ctk_pj_load_attr(c, o, w, "render", &g->render_attr, false, NULL, NULL) < 0 ||
-            load_partitioning(c, o, w, &g->partition) < 0 || load_parts(c, o, w, g) < 0)
+            load_partitioning(c, o, w, &g->partition) < 0 || load_parts(c, p, o, w, g) < 0 ||
+            ctk_pj_load_extra(c, p, o, w, &g->extra) < 0 || ctk_pj_load_sensors(c, o, w, g) < 0)
                 return -1;
         json_t *props = json_object_get(o, "kfd_properties");
         if (props != NULL) {

@@ -35,6 +35,7 @@ struct ctk_fakefs_node {
         size_t len;
         enum ctk_fakefs_write_kind write_kind;
         char *write_arg;
+        unsigned int gate_minor; /* a GPU's KFD file: reading it needs access to renderD<gate_minor>; 0: none */
         struct ctk_fakefs_node *parent;
         struct ctk_fakefs_node **kids; /* sorted by name (strcmp) */
         size_t nkids, capkids;
@@ -43,6 +44,7 @@ struct ctk_fakefs_node {
 struct ctk_fakefs_tree {
         unsigned int refs;
         struct ctk_fakefs_node *root;
+        uint64_t generation; /* the KFD generation_id it was built for */
 };
 
 /* An empty tree holding one reference. */

@@ -9,7 +9,8 @@
 #   teardown_file() { engines_stop; }
 #
 # engines_start [--release R] [--cgroup L] [--deb] [--no-dockerd]
-#   --release R   trixie (Debian 13, default), bookworm (Debian 12) or sid
+#   --release R   trixie (Debian 13, default), bookworm (Debian 12), sid or
+#                 experimental (sid with Podman 6 and runc 1.4)
 #   --cgroup L    the cgroup layout the engines see (ENGINES_CGROUP):
 #                 hybrid  this machine's as it is (default): cgroup v1, and
 #                         the cgroup2 mount at /sys/fs/cgroup/unified
@@ -204,9 +205,7 @@ NS
 engines_static_build() {
         local out
         # (one at a time: test files run side by side share build/static)
-        mkdir -p "$CTK_REPO/build"
-        out=$(flock "$CTK_REPO/build/.deb.lock" make --no-print-directory -s -C "$CTK_REPO" BUILD=build/static \
-                STATIC=1 programs 2>&1) || {
+        out=$(sh "$CTK_REPO/sim/pkg.sh" build 2>&1) || {
                 echo "engines: the static build failed: $out" >&2
                 return 1
         }

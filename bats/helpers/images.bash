@@ -112,3 +112,56 @@ _images_oci_blob() {
         dig=$(printf '%s' "$2" | sha256sum | cut -d' ' -f1) || return 1
         printf '%s' "$2" >"$1/blobs/sha256/$dig" && printf '%s\n' "$dig"
 }
+
+# images_rocm_tar DIR: DIR/rocm-rootfs.tar (built once), the image a
+# document's `rocm/rocm-terminal rocm-smi` runs: Debian's rocm-smi as
+# Debian packages it (the files of rocm-smi and of the packages it depends
+# on, from the root of `sh sim/engines.sh --tools`: helpers/amd_tools.bash),
+# busybox-static's applets and our helper programs (CTK_TOOLS) in
+# /usr/local/bin, and /usr/local/bin/bash as above.  Prints its path.
+images_rocm_tar() {
+        local dir=$1 tar=$1/rocm-rootfs.tar r=$1/rocm-rootfs busybox applet tool
+        if [ -s "$tar" ]; then
+                printf '%s\n' "$tar"
+                return 0
+        fi
+        amd_tools_root || return 1
+        busybox=$(command -v busybox) || return 1
+        # rocm-smi and what it depends on, as dpkg resolved them in the root
+        chroot "$AMD_TOOLS_ROOT" sh -c '
+                seen=" " todo=rocm-smi
+                while [ -n "$todo" ]; do
+                        set -- $todo; p=$1; shift; todo="$*"
+                        case "$seen" in *" $p "*) continue ;; esac
+                        dpkg-query -W -f="\${Status}" "$p" 2>/dev/null | grep -q "ok installed" || continue
+                        seen="$seen$p "
+                        deps=$(dpkg-query -W -f="\${Pre-Depends}, \${Depends}" "$p" |
+                                tr "," "\n" | sed "s/|.*//; s/(.*//; s/:any//; s/ //g" | grep .)
+                        todo="$todo $deps"
+                done
+                for p in $seen; do dpkg -L "$p"; done' | grep -v -e '^/usr/share/doc' -e '^/usr/share/man' \
+                -e '^/usr/share/locale' -e '^/\.$' | sort -u | sed 's|^/||' >"$dir/rocm-files" || return 1
+        rm -rf "$r" && mkdir -p "$r" || return 1
+        tar -C "$AMD_TOOLS_ROOT" --no-recursion -cf - bin sbin lib lib64 etc/ld.so.cache -T "$dir/rocm-files" |
+                tar -C "$r" -xf - || return 1
+        mkdir -p "$r"/{usr/local/bin,etc,root,proc,sys,dev,tmp,var/tmp,run} || return 1
+        chmod 1777 "$r/tmp" "$r/var/tmp"
+        cp "$busybox" "$r/usr/local/bin/busybox" || return 1
+        for applet in $("$busybox" --list); do
+                [ -e "$r/usr/bin/$applet" ] || [ -e "$r/usr/local/bin/$applet" ] ||
+                        ln -s busybox "$r/usr/local/bin/$applet"
+        done
+        printf '#!/bin/sh\nexec /bin/sh "$@"\n' >"$r/usr/local/bin/bash" && chmod 0755 "$r/usr/local/bin/bash"
+        # rocm-smi's "#!/usr/bin/env python3" (coreutils' env is not one of its dependencies)
+        [ -e "$r/usr/bin/env" ] || ln -s /usr/local/bin/busybox "$r/usr/bin/env"
+        [ -e "$r/bin/sh" ] || ln -s /usr/local/bin/busybox "$r/usr/bin/sh"
+        for tool in "$CTK_TOOLS"/*; do
+                [ -f "$tool" ] && [ -x "$tool" ] && [ "${tool##*/}" != rocm-smi ] && cp "$tool" "$r/usr/local/bin/"
+        done
+        printf 'root:x:0:0:root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/nonexistent:/bin/false\n' \
+                >"$r/etc/passwd"
+        printf 'root:x:0:\nvideo:x:44:\nrender:x:109:\nnogroup:x:65534:\n' >"$r/etc/group"
+        tar -C "$r" --numeric-owner --owner=0 --group=0 -cf "$tar.tmp" . && mv "$tar.tmp" "$tar" && rm -rf "$r" ||
+                return 1
+        printf '%s\n' "$tar"
+}

@@ -292,3 +292,26 @@ char *ctk_format_values(const char *fmt, va_list ap_in)
         return b.p;
 }
 #pragma GCC diagnostic pop
+
+char *ctk_format_ranges(const size_t *v, size_t n)
+{
+        char *s = NULL;
+        size_t len = 0;
+        FILE *f = open_memstream(&s, &len);
+        if (f == NULL)
+                return NULL;
+        for (size_t i = 0; i < n;) {
+                size_t j = i;
+                while (j + 1 < n && v[j + 1] == v[j] + 1)
+                        j++;
+                fprintf(f, "%s%zu", i > 0 ? "," : "", v[i]);
+                if (j > i)
+                        fprintf(f, "-%zu", v[j]);
+                i = j + 1;
+        }
+        if (fclose(f) != 0) {
+                free(s);
+                return NULL;
+        }
+        return s;
+}

@@ -22,4 +22,8 @@ char *ctk_format_values(const char *fmt, va_list ap) __attribute__((format(print
  * most CTK_VALUE_MAX, else CTK_VALUE_MAX less a cut UTF-8 character). */
 size_t ctk_value_shown(const char *s, size_t len);
 
+/* Ascending numbers as "0-3,5,7-8" (runs of consecutive ones as ranges);
+ * malloc'ed, NULL on ENOMEM. */
+char *ctk_format_ranges(const size_t *v, size_t n);
+
 #endif

@@ -193,6 +193,7 @@ struct ctk_cdi_options {
         bool by_index;        /* devices named "0".."N-1" */
         bool by_uuid;         /* devices named by UUID */
         bool additional_gids; /* node groups in additionalGids (needs CDI 0.7.0) */
+        const char *root;     /* the host's root: a simulated host's sysfs mounts (simhost.h); NULL: "/" */
 };
 void ctk_cdi_options_init(struct ctk_cdi_options *o); /* defaults: amd.com/gpu, by index */
 
@@ -227,5 +228,6 @@ size_t ctk_cdi_node_compare(const char *dev, const struct ctk_cdi_node *spec, co
 #include "resolve.h"
 #include "stale.h"
 #include "refresh.h"
+#include "simhost.h"
 
 #endif

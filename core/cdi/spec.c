@@ -62,6 +62,11 @@ int ctk_cdi_spec_build(const struct ctk_cdi_host *h, const struct ctk_cdi_option
         _cleanup_json_ json_t *spec = json_pack("{s:s, s:s, s:O}", "cdiVersion", "", "kind", kind, "devices", devices);
         if (spec == NULL)
                 return ctk_error_set(err, ENOMEM, "out of memory");
+        json_t *mounts = NULL;
+        if (ctk_cdi_simhost_mounts(o->root, &mounts, err) < 0)
+                return -1;
+        if (mounts != NULL && json_object_set_new(spec, "containerEdits", json_pack("{s:o}", "mounts", mounts)) < 0)
+                return ctk_error_set(err, ENOMEM, "out of memory");
         int min = ctk_cdi_min_version(spec, NULL);
         if (json_object_set_new(spec, "cdiVersion", json_string(ctk_cdi_versions[min])) < 0)
                 return ctk_error_set(err, ENOMEM, "out of memory");

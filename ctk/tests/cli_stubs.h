@@ -29,6 +29,12 @@ __attribute__((weak)) int ctk_cli_config(struct ctk_cli *cli, const struct ctk_c
         (void)out;
         return ctk_error_set(err, ENOSYS, "not in this test");
 }
+__attribute__((weak)) int ctk_cli_root(struct ctk_cli *cli, const char **root, struct ctk_error **err)
+{
+        (void)cli;
+        (void)root;
+        return ctk_error_set(err, ENOSYS, "not in this test");
+}
 __attribute__((weak)) int ctk_cli_open_backend(struct ctk_cli *cli, struct ctk_backend **out, struct ctk_error **err)
 {
         (void)cli;

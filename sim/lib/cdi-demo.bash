@@ -21,6 +21,13 @@ IMAGES_CACHE=$SIM podman_start "$SIM/p" && IMAGES_CACHE=$SIM podman_import_image
         demo_unavailable "podman (could not be started here)"
         return 0
 }
+if [ "$HAVE_TOOLS" = 1 ]; then # Debian's rocm-smi, as for docker
+        ctk_podman import -q --change "ENV $IMAGE_PATH_ENV" --change 'CMD ["bash"]' "$(images_rocm_tar "$SIM")" \
+                docker.io/rocm/rocm-terminal:latest >/dev/null || {
+                demo_unavailable "the rocm-smi image in podman"
+                return 0
+        }
+fi
 # In the namespace: the commands look exactly like the README's.
 in_ns() { nsenter --target "$(cat "$PODMAN_DIR/ns.pid")" --mount -- env -u DOCKER_CONFIG -u DOCKER_HOST "$@"; }
 amd-ctk() { in_ns "$CTK_BIN/amd-ctk" "$@"; }

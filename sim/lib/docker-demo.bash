@@ -1,5 +1,5 @@
 # The README's docker steps that sim/sim.sh shows beyond single `docker run`s
-# (sourced by sim.sh; uses its HAVE_AMD, CFG, SIM, DOCKERD_CONFIG):
+# (sourced by sim.sh; uses its HAVE_AMD, CFG, SIM, DOCKERD_CONFIG, HOST_CPX):
 #   docker_demo_ranges            `0-3,5,8` here and on a host with 63 partitions
 #   docker_demo_default_runtime   README steps 4 and 5 (--set-as-default, --unset-as-default)
 #   docker_demo_remove            README step 6 (--remove)
@@ -23,8 +23,8 @@ docker_demo_ranges() {
         demo_say "" "The runtime reads its configuration for every container. Pointed at 8 MI300X in" \
                 "CPX mode (sim/profiles/mi300x-cpx-x8.json, 63 partitions), the same command gets 6 of them:"
         cp "$CFG" "$saved" &&
-                jq -n --arg p "$CTK_REPO/sim/profiles/mi300x-cpx-x8.json" --arg log "$SIM/runtime.log" \
-                        --arg state "$SIM/state" '{profile: $p, "state-dir": $state, "log-file": $log}' >"$CFG" &&
+                jq -n --arg r "$HOST_CPX" --arg log "$SIM/runtime.log" \
+                        --arg state "$SIM/state" '{root: $r, "state-dir": $state, "log-file": $log}' >"$CFG" &&
                 demo_run docker run --rm --runtime=amd -e AMD_VISIBLE_DEVICES=0-3,5,8 rocm/rocm-terminal rocm-smi
         mv "$saved" "$CFG"
 }

@@ -13,6 +13,7 @@
 #include <sys/sysmacros.h>
 
 #include "core/base/base.h"
+#include "devcg.h"
 
 static void sleep_ms(unsigned int ms)
 {
@@ -256,12 +257,25 @@ static int fakefs_open(const char *path, struct fuse_file_info *fi)
         int refused = n->type == CTK_NODE_DIR                                     ? -EISDIR
                       : wants_write(fi) && n->write_kind == CTK_FAKEFS_WRITE_NONE ? -EACCES
                                                                                   : 0;
-        return tree_handle(fi, t, n, refused);
+        /* like amdkfd: the open succeeds, reads of a denied GPU's files fail */
+        int allowed = 1;
+        struct fakefs_devcg *dc = fakefs_fuse_fs()->devcg;
+        if (refused == 0 && n->gate_minor != 0 && dc != NULL)
+                allowed = fakefs_devcg_allowed(dc, fuse_get_context()->pid, n->gate_minor, t->generation);
+        if (allowed < 0)
+                refused = allowed == -ESRCH ? -ESRCH : -EIO;
+        if ((rc = tree_handle(fi, t, n, refused)) < 0)
+                return rc;
+        fi->noflush = !wants_write(fi); /* nothing to flush: one request less per close */
+        fakefs_fuse_handle(fi)->denied = allowed == 0;
+        return 0;
 }
 
 static int fakefs_read(const char *path, char *buf, size_t size, off_t off, struct fuse_file_info *fi)
 {
         struct fakefs_handle *h = fakefs_fuse_handle(fi);
+        if (h->denied)
+                return -EPERM;
         const char *data = h->ctl ? h->text : h->node->data;
         size_t len = h->ctl ? h->len : h->node->len;
         if (!h->ctl) {
@@ -299,10 +313,14 @@ static int fakefs_statfs(const char *path, struct statvfs *st)
 static void *fakefs_init(struct fuse_conn_info *conn, struct fuse_config *cfg)
 {
         (void)conn;
-        /* No caching in the kernel: every stat and read sees the current tree. */
-        cfg->entry_timeout = 0;
-        cfg->negative_timeout = 0;
-        cfg->attr_timeout = 0;
+        /* The kernel keeps names and attributes (a tool that walks the KFD
+         * topology of 63 partitions looks 100,000 names up) until a change:
+         * every write that changes the tree or the fault rules makes it
+         * forget them before it returns (ops_write.c).  Contents are never
+         * kept: every read is answered from the tree of its open. */
+        cfg->entry_timeout = 86400;
+        cfg->negative_timeout = 86400;
+        cfg->attr_timeout = 86400;
         cfg->direct_io = 1;
         cfg->kernel_cache = 0;
         return fuse_get_context()->private_data;

@@ -14,8 +14,11 @@
 #include "backends/fakefs/tree.h"
 
 /* fuse private_data */
+struct fakefs_devcg;
+
 struct fakefs_fs {
         struct ctk_fakefs_host *host;
+        struct fakefs_devcg *devcg; /* NULL: every reader may read every GPU's KFD files */
         struct ctk_fakefs_faults *faults;
         time_t start;
         bool debug;
@@ -32,7 +35,8 @@ struct fakefs_handle {
         struct ctk_fakefs_tree *tree;
         const struct ctk_fakefs_node *node;
         bool ctl;
-        char *text; /* ctl contents at open */
+        bool denied; /* the reader's device cgroup denies the GPU: reads fail with EPERM */
+        char *text;  /* ctl contents at open */
         size_t len;
 };
 

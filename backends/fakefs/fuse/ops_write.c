@@ -9,6 +9,8 @@
 #include "core/base/base.h"
 #include "ops.h"
 
+#include <fuse_lowlevel.h>
+
 static int report(const char *what, struct ctk_error *err)
 {
         int code = err->code > 0 ? err->code : EIO;
@@ -16,6 +18,17 @@ static int report(const char *what, struct ctk_error *err)
                 fprintf(stderr, "amd-ctk-fakefs: %s: %s\n", what, err->msg);
         ctk_error_free(err);
         return -code;
+}
+
+/* After a change: the kernel forgets the names and attributes it keeps
+ * (ops.c's fakefs_init lets it keep them until then), so that every
+ * lookup from now on sees the new tree.  Before the write returns. */
+static void forget_cached(void)
+{
+        /* the names sys and dev of the root, and every name below them */
+        struct fuse_session *se = fuse_get_session(fuse_get_context()->fuse);
+        (void)fuse_lowlevel_notify_inval_entry(se, FUSE_ROOT_ID, "sys", 3);
+        (void)fuse_lowlevel_notify_inval_entry(se, FUSE_ROOT_ID, "dev", 3);
 }
 
 int fakefs_fuse_write(const char *path, const char *buf, size_t size, off_t off, struct fuse_file_info *fi)
@@ -29,9 +42,9 @@ int fakefs_fuse_write(const char *path, const char *buf, size_t size, off_t off,
         if (strlen(text) != size)
                 return -EINVAL;
         if (h->ctl) {
-                if (ctk_fakefs_faults_apply(fakefs_fuse_fs()->faults, text, FAKEFS_CTL, &err) < 0)
-                        return report(path, err);
-                return (int)size;
+                int rc = ctk_fakefs_faults_apply(fakefs_fuse_fs()->faults, text, FAKEFS_CTL, &err);
+                forget_cached(); /* (also after a failed line: the lines before it apply) */
+                return rc < 0 ? report(path, err) : (int)size;
         }
         const struct ctk_fakefs_node *n = h->node;
         int rc = n->write_kind == CTK_FAKEFS_WRITE_COMPUTE_PARTITION
@@ -39,6 +52,7 @@ int fakefs_fuse_write(const char *path, const char *buf, size_t size, off_t off,
                      : ctk_fakefs_host_set_memory_partition(fakefs_fuse_fs()->host, n->write_arg, text, &err);
         if (rc < 0)
                 return report(path, err);
+        forget_cached();
         return (int)size;
 }
 

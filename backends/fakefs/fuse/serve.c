@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "core/base/base.h"
+#include "devcg.h"
 #include "ops.h"
 #include "server.h"
 
@@ -117,20 +118,35 @@ static int wait_child(pid_t pid, int rfd, struct ctk_error **err)
         return ctk_error_set_msg(err, EIO, n > 0 ? msg : "the server exited before the mount was up");
 }
 
+/* The device cgroup checker of the host's DRM major (in the serving process). */
+static int devcg_start(struct fakefs_fs *data, struct ctk_error **err)
+{
+        if (fakefs_devcg_new(ctk_fakefs_host_profile(data->host)->dri_major, &data->devcg, err) < 0)
+                return ctk_error_prefix(err, "amdkfd's device cgroup check");
+        return 0;
+}
+
 int fakefs_fuse_serve(struct ctk_fakefs_host *host, struct ctk_fakefs_faults *faults,
                       const struct fakefs_mount_opts *opts, struct ctk_error **err)
 {
         struct fakefs_fs data = {.host = host, .faults = faults, .start = time(NULL), .debug = opts->debug};
         struct fuse *f = NULL;
         if (opts->foreground) {
-                if (mount_fs(&data, opts->mountpoint, &f, err) < 0)
+                if (devcg_start(&data, err) < 0)
                         return -1;
+                if (mount_fs(&data, opts->mountpoint, &f, err) < 0) {
+                        fakefs_devcg_free(data.devcg);
+                        return -1;
+                }
                 if (opts->pidfile != NULL && write_pidfile(opts->pidfile, err) < 0) {
                         fuse_unmount(f);
                         fuse_destroy(f);
+                        fakefs_devcg_free(data.devcg);
                         return -1;
                 }
-                return run_loop(f) < 0 ? ctk_error_set(err, EIO, "the FUSE session ended with an error") : 0;
+                int rc = run_loop(f);
+                fakefs_devcg_free(data.devcg);
+                return rc < 0 ? ctk_error_set(err, EIO, "the FUSE session ended with an error") : 0;
         }
         int p[2];
         if (pipe2(p, O_CLOEXEC) < 0)
@@ -150,12 +166,13 @@ int fakefs_fuse_serve(struct ctk_fakefs_host *host, struct ctk_fakefs_faults *fa
         close(p[0]);
         setsid();
         struct ctk_error *cerr = NULL;
-        if (mount_fs(&data, opts->mountpoint, &f, &cerr) < 0 ||
+        if (devcg_start(&data, &cerr) < 0 || mount_fs(&data, opts->mountpoint, &f, &cerr) < 0 ||
             (opts->pidfile != NULL && write_pidfile(opts->pidfile, &cerr) < 0)) {
                 if (f != NULL) {
                         fuse_unmount(f);
                         fuse_destroy(f);
                 }
+                fakefs_devcg_free(data.devcg);
                 if (write(p[1], cerr->msg, strlen(cerr->msg)) < 0)
                         _exit(1);
                 _exit(1);
@@ -166,5 +183,7 @@ int fakefs_fuse_serve(struct ctk_fakefs_host *host, struct ctk_fakefs_faults *fa
         if (write(p[1], "\n", 1) != 1)
                 _exit(1);
         close(p[1]);
-        _exit(run_loop(f) < 0 ? 1 : 0);
+        int rc = run_loop(f);
+        fakefs_devcg_free(data.devcg);
+        _exit(rc < 0 ? 1 : 0);
 }

@@ -33,7 +33,27 @@ static char *slurp(const char *path)
         return buf;
 }
 
-/* Every captured file equals the file of the tree built from the profile. */
+/* s without its "*_count N" lines (the counts of a node's links, banks and
+ * caches, which the tree computes from what it serves). */
+static void drop_counts(char *s)
+{
+        char *out = s;
+        for (char *line = s; *line != '\0';) {
+                char *nl = strchr(line, '\n');
+                size_t len = nl != NULL ? (size_t)(nl - line) + 1 : strlen(line);
+                char *sp = memchr(line, ' ', len);
+                bool count = sp != NULL && sp - line > 6 && memcmp(sp - 6, "_count", 6) == 0;
+                if (!count) {
+                        memmove(out, line, len);
+                        out += len;
+                }
+                line += len;
+        }
+        *out = '\0';
+}
+
+/* Every captured file equals the file of the tree built from the profile
+ * (properties but their counts: tests/fakefs-profiles.bats checks those). */
 static void expect_round_trip(const char *dir)
 {
         struct ctk_error *err = NULL;
@@ -59,6 +79,8 @@ static void expect_round_trip(const char *dir)
                                 char *got = host_read(h, tree);
                                 if (got == NULL)
                                         fail_msg("%s missing", tree);
+                                drop_counts(got);
+                                drop_counts(want);
                                 if (strcmp(got, want) != 0)
                                         fail_msg("%s differs from %s", tree, cap);
                                 checked++;
