@@ -400,6 +400,11 @@ EOS
         [ "$status" -eq 0 ]
         grep -q ' T ctk_sysfs_backend_new$' <<<"$output" # (its symbols are there)
         ! grep -qi fakefs <<<"$output"
+        # nor any global symbol of the simulator's library (libctk-sim.a)
+        local sim_syms
+        sim_syms=$(nm --defined-only -g "$RT_BIN/../libctk-sim.a" | awk 'NF == 3 { print $3 }' | sort -u)
+        grep -qx ctk_fakefs_backend_new <<<"$sim_syms"
+        [ -z "$(comm -12 <(printf '%s\n' "$sim_syms") <(awk 'NF == 3 { print $3 }' <<<"$output" | sort -u))" ]
         rt_bundle "$B" true
         local p=$RT_PROFILES/$SEED.json
         rt_config "$CFG" profile "$p" log-file /dev/null
