@@ -69,7 +69,8 @@ files() { # ROOT
 @test "make deb: two packages, their files, lintian finds nothing" {
         run dpkg-deb -c "$(deb)"
         got=$(printf '%s\n' "${lines[@]}" | awk '{print $1, $6}' | grep -v '/$' | sort)
-        for f in ./usr/bin/amd-ctk ./usr/bin/amd-container-runtime ./etc/amd-container-toolkit/config.json ./lib/systemd/system/amd-cdi-refresh.service \
+        for f in ./usr/bin/amd-ctk ./usr/bin/amd-container-runtime ./etc/amd-container-toolkit/config.json \
+                ./lib/systemd/system/amd-cdi-refresh.service \
                 ./lib/udev/rules.d/60-amd-cdi-refresh.rules ./usr/share/man/man1/amd-ctk.1.gz \
                 ./usr/share/man/man1/amd-container-runtime.1.gz ./usr/share/doc/amd-container-toolkit/copyright; do
                 [[ "$got" == *" $f"* ]] || { echo "missing: $f"; false; }
