@@ -1,4 +1,5 @@
 #include "backends/open.h"
+#include "backends/sysfs/sysfs.h"
 
 #include <errno.h>
 #include <stddef.h>

@@ -201,8 +201,8 @@ args_of() { [[ "$1" == *" "* ]] && echo "${1#* }" || true; }
 run_table_privately() {
         OUT=$BATS_TEST_TMPDIR/out
         mkdir -p "$OUT" "$BATS_TEST_TMPDIR"/{etc,var}-{up,work} "$BATS_TEST_TMPDIR/state"
-        printf '{"state-dir": "%s", "profile": "%s", "log-file": "%s"}\n' "$BATS_TEST_TMPDIR/state" \
-                "$PROFILES/seed-4xmi210.json" "$BATS_TEST_TMPDIR/runtime.log" >"$BATS_TEST_TMPDIR/config.json"
+        printf '{"state-dir": "%s", "root": "%s", "log-file": "%s"}\n' "$BATS_TEST_TMPDIR/state" \
+                "$(ctk_host seed-4xmi210)" "$BATS_TEST_TMPDIR/runtime.log" >"$BATS_TEST_TMPDIR/config.json"
         n=0
         while IFS='|' read -r path _; do
                 printf '%s\n' "$path" >"$OUT/$n.path"

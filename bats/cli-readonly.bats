@@ -28,8 +28,8 @@ setup() {
         P=$PROFILES/seed-4xmi210.json
         mkdir -p "$T"/{etc,var}-{up,work} "$T/cdi" "$T/work"
         # the test's configuration: its own state, log and spec directories
-        printf '{"state-dir": "%s", "log-file": "%s", "cdi-spec-dirs": ["%s"], "profile": "%s"}\n' \
-                "$T/work/state" "$T/work/runtime.log" "$T/cdi" "$P" >"$T/config.json"
+        printf '{"state-dir": "%s", "log-file": "%s", "cdi-spec-dirs": ["%s"], "root": "%s"}\n' \
+                "$T/work/state" "$T/work/runtime.log" "$T/cdi" "$(ctk_host "$P")" >"$T/config.json"
         "$CTK" --profile "$P" cdi generate --output "$T/cdi/amd.json" >/dev/null
         printf '{\n    "runtimes": {}\n}\n' >"$T/work/daemon.json"
         printf 'version = 2\n' >"$T/work/config.toml"

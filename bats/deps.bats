@@ -229,7 +229,7 @@ STUB
         closure=" $(apt-cache depends --recurse --no-recommends --no-suggests --no-conflicts --no-breaks --no-replaces \
                 --no-enhances $pkgs 2>/dev/null | grep '^[a-z0-9]' | tr '\n' ' ') "
         [[ "$closure" == *" jq "* ]]
-        for cmd in jq file groff lexgrog git ip pgrep python3 dpkg-shlibdeps bats lcov genhtml busybox musl-gcc \
+        for cmd in jq file groff lexgrog git ip pgrep python3 dpkg-shlibdeps bats lcov genhtml busybox \
                 debootstrap lintian cppcheck clang clang-tidy clang-format docker dockerd containerd ctr runc podman \
                 fusermount3 pkg-config readelf unshare nsenter parallel mandoc rpmbuild rpm rpm2cpio rpmlint cpio; do
                 pkg=$(PATH=/usr/bin:/bin dpkg -S "*bin/$cmd" 2>/dev/null | grep -v "^diversion by " | head -n 1 | cut -d: -f1) || true

@@ -90,7 +90,7 @@ readme_uuid_profile() {
         printf '%s\n' '---' 'cdiVersion: 0.5.0' 'kind: example.com/nic' 'devices:' '- name: eth0' '  containerEdits:' \
                 '    env:' '    - NIC_NAME=eth0' '    mounts:' "    - hostPath: $data" '      containerPath: /opt/nic' \
                 '      options: [ro, rbind]' >"$nic/nic.yaml"
-        toolkit_config profile "$GPU_PROFILE" "$(jq -cn --arg a "$TOOLKIT_CDI" --arg b "$nic" \
+        toolkit_config root "$GPU_HOST" "$(jq -cn --arg a "$TOOLKIT_CDI" --arg b "$nic" \
                 '{"cdi-spec-dirs": [$a, $b], "cdi-kinds": ["amd.com/gpu", "example.com/nic"]}')"
         ok docker run --rm --runtime=amd -e AMD_VISIBLE_DEVICES=amd.com/gpu=1,example.com/nic=eth0 rocm/rocm-terminal \
                 sh -c 'echo "NIC_NAME=$NIC_NAME"; cat /opt/nic/fw; echo x 2>&1 >/opt/nic/w; ls -ln /dev/dri /dev/kfd'
@@ -108,7 +108,7 @@ readme_uuid_profile() {
 }
 
 @test "mode legacy (config key mode): a CDI name is refused; plain tokens select GPUs as before" {
-        toolkit_config profile "$GPU_PROFILE" '{"mode": "legacy"}'
+        toolkit_config root "$GPU_HOST" '{"mode": "legacy"}'
         fails_with "amd-container-runtime: AMD_VISIBLE_DEVICES: 'amd.com/gpu=1' is a CDI device name, but the runtime's mode is legacy (config key mode)" \
                 docker run --rm --runtime=amd -e AMD_VISIBLE_DEVICES=amd.com/gpu=1 rocm/rocm-terminal true
         ok docker run --rm --runtime=amd -e AMD_VISIBLE_DEVICES=1 rocm/rocm-terminal ls -ln /dev/dri /dev/kfd
@@ -225,7 +225,7 @@ readme_uuid_profile() {
 }
 
 @test "GPU UUID Support: the README's commands as written, on a host with the README's UUIDs" {
-        toolkit_config profile "$(readme_uuid_profile)" # read by the runtime at the next start
+        toolkit_config root "$(ctk_host "$(readme_uuid_profile)")" # read by the runtime at the next start
         # Use specific GPUs by UUID
         ok docker run --rm --runtime=amd \
                 -e AMD_VISIBLE_DEVICES=0xef2c1799a1f3e2ed,0x1234567890abcdef \
@@ -294,31 +294,32 @@ readme_uuid_profile() {
         assert_gpus
 }
 
-@test "the runtime on a materialized host (root) sees what the profile describes; explicit --device paths" {
-        host=$BATS_FILE_TMPDIR/host
-        [ -d "$host/dev" ] || amd-ctk-fakefs materialize "$GPU_PROFILE" "$host"
-        toolkit_config root "$host"
-        ok docker run --rm --runtime=amd -e AMD_VISIBLE_DEVICES=all rocm/rocm-terminal rocm-smi
-        assert_gpus 0 1 2 3
+@test "the materialized host: a UUID and an index; explicit --device paths of its nodes" {
         ok docker run --rm --runtime=amd -e AMD_VISIBLE_DEVICES=0x12FE4F7FDAF06B9,1 rocm/rocm-terminal rocm-smi
         assert_gpus 1 3
         # "Using explicit paths" (no runtime=amd), with the simulated host's nodes
-        ok docker run --device "$host/dev/kfd:/dev/kfd" --device "$host/dev/dri/renderD128:/dev/dri/renderD128" \
-                --device "$host/dev/dri/renderD129:/dev/dri/renderD129" rocm/rocm-terminal rocm-smi
+        ok docker run --device "$GPU_HOST/dev/kfd:/dev/kfd" \
+                --device "$GPU_HOST/dev/dri/renderD128:/dev/dri/renderD128" \
+                --device "$GPU_HOST/dev/dri/renderD129:/dev/dri/renderD129" rocm/rocm-terminal rocm-smi
         [ "$(printf '%s\n' "$output" | awk '/^\/dev\// { print $1, $2 }')" = "$(printf '%s\n' \
                 '/dev/kfd 235:0' '/dev/dri/renderD128 226:128' '/dev/dri/renderD129 226:129')" ]
 }
 
-@test "a broken toolkit configuration: docker run shows the file:line:column error" {
-        printf '{\n  "profile": "%s",\n  "bogus": 1\n}\n' "$GPU_PROFILE" >"$TOOLKIT_CONFIG"
+@test "a broken toolkit configuration: docker run shows the file:line:column error; a profile, how to serve it" {
+        printf '{\n  "root": "%s",\n  "bogus": 1\n}\n' "$GPU_HOST" >"$TOOLKIT_CONFIG"
         fails_with "amd-container-runtime: $TOOLKIT_CONFIG:3:3: unknown key \"bogus\"" \
                 docker run --rm --runtime=amd -e AMD_VISIBLE_DEVICES=0 rocm/rocm-terminal rocm-smi
         [ "$status" -eq 125 ]
-        toolkit_config profile /nonexistent/host.json
-        fails_with "profile: cannot open /nonexistent/host.json" \
-                docker run --rm --runtime=amd -e AMD_VISIBLE_DEVICES=0 rocm/rocm-terminal rocm-smi
+        # the runtime carries no simulator: the profile is served or written out, and read as root
+        toolkit_config profile "$GPU_PROFILE"
+        fails_with "amd-container-runtime: $TOOLKIT_CONFIG: \"profile\" is $GPU_PROFILE: amd-container-runtime carries no simulator: serve the host with 'amd-ctk-fakefs mount $GPU_PROFILE DIR' or write it with 'amd-ctk-fakefs materialize $GPU_PROFILE DIR', then set \"root\" to DIR in $TOOLKIT_CONFIG" \
+                docker run --rm --runtime=amd rocm/rocm-terminal rocm-smi
         [[ "${lines[0]}" == *"OCI runtime create failed: amd-container-runtime: "* ]]
-        # without a GPU request the profile is not even opened
+        [ -z "$(docker ps -aq)" ]
+        toolkit_config root /nonexistent/host
+        fails_with "amd-container-runtime: cannot provide the requested GPUs: " \
+                docker run --rm --runtime=amd -e AMD_VISIBLE_DEVICES=0 rocm/rocm-terminal rocm-smi
+        # without a GPU request the host is not even read
         ok docker run --rm --runtime=amd rocm/rocm-terminal rocm-smi
         assert_gpus
 }

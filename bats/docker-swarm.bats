@@ -31,7 +31,7 @@ setup_file() {
         jq '.name = "swarm-host" | .gpus[0].unique_id = "0x378041e1ada6015"
                 | .gpus[1].unique_id = "0xef39dad16afb86ad" | .gpus[2].unique_id = "0x583de6f2d99dc333"' \
                 "$PROFILES/seed-4xmi210.json" >"$GPU_PROFILE"
-        toolkit_config profile "$GPU_PROFILE"
+        toolkit_config root "$(ctk_host "$GPU_PROFILE")"
         # The README's daemon.json; runtimeArgs names our toolkit configuration,
         # deprecated-key-path keeps dockerd 20.10 out of /etc/docker.
         cat >"$DOCKERD_CONFIG" <<EOF

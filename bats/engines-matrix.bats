@@ -122,6 +122,8 @@ podman_matrix() {
 # (the host's v1 hierarchies hold every controller but hugetlb): Docker over
 # crun on cgroup v2 needs a host whose controllers are on cgroup2.
 crun_matrix() {
+        # (log-level debug for this test alone: which low-level runtime the
+        # runtime executes is logged at that level only)
         engines_in sed -i -e 's|"runtime-path": null|"runtime-path": "crun"|' -e 's|"log-level": "info"|"log-level": "debug"|' \
                 /etc/amd-container-toolkit/config.json
         if crun_refused; then

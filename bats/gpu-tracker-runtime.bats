@@ -30,7 +30,7 @@ setup() {
         unset AMD_CTK_CONFIG AMD_CTK_ROOT AMD_CTK_PROFILE
         export T="$BATS_TEST_TMPDIR"
         export STATE="$T/state" ROOT="$T/runc-root" CFG="$T/config.json"
-        rt_config "$CFG" state-dir "$STATE" profile "$RT_PROFILES/seed-4xmi210.json" log-file "$T/runtime.log"
+        rt_config "$CFG" state-dir "$STATE" root "$(ctk_host seed-4xmi210)" log-file "$T/runtime.log"
         mkdir -p "$ROOT"
 }
 
@@ -85,7 +85,7 @@ $1
 exec runc "\$@"
 EOF
         chmod +x "$stub"
-        rt_config "$CFG" state-dir "$STATE" profile "$RT_PROFILES/seed-4xmi210.json" log-file "$T/runtime.log" \
+        rt_config "$CFG" state-dir "$STATE" root "$(ctk_host seed-4xmi210)" log-file "$T/runtime.log" \
                 runtime-path "$stub"
 }
 
@@ -141,7 +141,7 @@ wait_for_file() {
 
 @test "delete through the runtime releases, without the hook too" {
         tracker enable
-        rt_config "$CFG" state-dir "$STATE" profile "$RT_PROFILES/seed-4xmi210.json" log-file "$T/runtime.log" \
+        rt_config "$CFG" state-dir "$STATE" root "$(ctk_host seed-4xmi210)" log-file "$T/runtime.log" \
                 ctk-path /nonexistent/amd-ctk
         bundle $ID_A 1
         create $ID_A
@@ -171,7 +171,7 @@ wait_for_file() {
         tracker enable
         tracker 2 exclusive
         # no release hook (no amd-ctk to run), deleted behind the runtime's back
-        rt_config "$CFG" state-dir "$STATE" profile "$RT_PROFILES/seed-4xmi210.json" log-file "$T/runtime.log" \
+        rt_config "$CFG" state-dir "$STATE" root "$(ctk_host seed-4xmi210)" log-file "$T/runtime.log" \
                 ctk-path /nonexistent/amd-ctk
         bundle $ID_A 2
         create $ID_A
@@ -236,9 +236,9 @@ wait_for_file() {
 }
 
 @test "GPUs that are no longer the recorded ones fail a create; no container is left" {
-        rt_config "$CFG" state-dir "$STATE" profile "$RT_PROFILES/mi210-xgmi-x8.json" log-file "$T/runtime.log"
+        rt_config "$CFG" state-dir "$STATE" root "$(ctk_host mi210-xgmi-x8)" log-file "$T/runtime.log"
         tracker enable
-        rt_config "$CFG" state-dir "$STATE" profile "$RT_PROFILES/seed-4xmi210.json" log-file "$T/runtime.log"
+        rt_config "$CFG" state-dir "$STATE" root "$(ctk_host seed-4xmi210)" log-file "$T/runtime.log"
         before=$(cat "$STATE/gpu-tracker.json")
         bundle $ID_A 0
         run --separate-stderr create $ID_A
@@ -378,24 +378,12 @@ fi'
                 -e 'level=warning msg="Failed to remove cgroup (will retry)"' "$T"/w*.err
 }
 
-# The launcher never releases GPUs itself: with the tracker enabled it
-# hands every delete of a container to the full runtime, which releases the
-# GPUs only once runc has deleted the container.  `alone` is a copy of the
-# launcher with no full runtime beside it (a call it hands over fails with
-# its "cannot run" line) and with amd-ctk.
-alone() {
-        mkdir -p "$T/alone"
-        cp "$RT_SHIM" "$T/alone/amd-container-runtime"
-        cp "$RT_BIN/amd-ctk" "$T/alone/amd-ctk"
-        "$T/alone/amd-container-runtime" --amd-config="$CFG" --root "$ROOT" "$@"
-}
-# $output says the call was handed to the full runtime.
-handed_over() { [[ "$output" == *"cannot run $T/alone/../libexec/amd-container-toolkit/amd-container-runtime-full"* ]]; }
-
+# With the tracker enabled, a delete runs runc's as a child and releases
+# the GPUs only once runc has deleted the container.
 # Containers made without the poststop hook (no amd-ctk for it), so that
 # only the delete can release them.
 no_hook_config() {
-        rt_config "$CFG" state-dir "$STATE" profile "$RT_PROFILES/seed-4xmi210.json" log-file "$T/runtime.log" \
+        rt_config "$CFG" state-dir "$STATE" root "$(ctk_host seed-4xmi210)" log-file "$T/runtime.log" \
                 ctk-path /nonexistent/amd-ctk
 }
 
@@ -408,7 +396,7 @@ stop() {
         ctk_wait_for 10 is_stopped "$1"
 }
 
-@test "a tracked delete: the launcher hands it over; a stopped container and one runc no longer knows are released" {
+@test "a tracked delete: a stopped container and one runc no longer knows are released" {
         tracker enable
         no_hook_config
         bundle $ID_A 1
@@ -417,8 +405,6 @@ stop() {
         create $ID_B
         [ "$(holders 1)" = $ID_A ] && [ "$(holders 2)" = $ID_B ]
         stop $ID_A
-        run alone delete $ID_A
-        handed_over
         [ "$(holders 1)" = $ID_A ]
         run shim delete $ID_A
         [ "$status" -eq 0 ]
@@ -435,22 +421,15 @@ stop() {
         [ -z "$(holders 2)" ]
 }
 
-@test "a running container's delete without --force goes to the full runtime, which keeps its GPUs" {
+@test "a running container's delete without --force: runc refuses, its GPUs are kept" {
         tracker enable
         no_hook_config
         bundle $ID_A 0
         create $ID_A
         runc --root "$ROOT" start $ID_A
         before=$(settled_state)
-        run alone delete $ID_A
-        [ "$status" -eq 1 ]
-        handed_over
-        # a created (not started) one too: runc's delete would kill it
         bundle $ID_B 3
         create $ID_B
-        run alone delete $ID_B
-        handed_over
-        # through the full runtime, runc refuses: nothing is released
         run shim delete $ID_A
         [ "$status" -ne 0 ]
         [ "$(runc_status $ID_A)" = running ]
@@ -490,7 +469,7 @@ stop() {
         # runc disappears (an upgrade in progress, a broken runtime-path)
         printf 'not a program\n' >"$T/broken-runc"
         chmod 0644 "$T/broken-runc"
-        rt_config "$CFG" state-dir "$STATE" profile "$RT_PROFILES/seed-4xmi210.json" log-file "$T/runtime.log" \
+        rt_config "$CFG" state-dir "$STATE" root "$(ctk_host seed-4xmi210)" log-file "$T/runtime.log" \
                 ctk-path /nonexistent/amd-ctk runtime-path "$T/broken-runc"
         for flags in "--force" ""; do
                 run shim delete $flags $ID_A
@@ -540,7 +519,7 @@ stop() {
         settled_state | jq . >"$T/pretty"
         mv "$T/pretty" "$STATE/gpu-tracker.json"
         stop $ID_A
-        rt_config "$CFG" state-dir "$STATE" profile "$RT_PROFILES/seed-4xmi210.json" log-file "$T/runtime.log"
+        rt_config "$CFG" state-dir "$STATE" root "$(ctk_host seed-4xmi210)" log-file "$T/runtime.log"
         run shim delete $ID_A
         [ "$status" -eq 0 ]
         [ -z "$(holders 2)" ]

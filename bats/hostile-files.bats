@@ -24,7 +24,7 @@ setup() {
         cp -p "$VICTIM" "$T/shadow.orig"
         STATE=$T/state
         CFG=$T/config.json
-        printf '{"state-dir": "%s", "profile": "%s", "log-file": "%s"}\n' "$STATE" "$RT_PROFILES/seed-4xmi210.json" \
+        printf '{"state-dir": "%s", "root": "%s", "log-file": "%s"}\n' "$STATE" "$(ctk_host seed-4xmi210)" \
                 "$T/runtime.log" >"$CFG"
 }
 

@@ -23,16 +23,16 @@ listing() { (cd "$DEST" && find . -mindepth 1 -printf '%y %p\n' | sort); }
 setup() {
         DEST=$BATS_TEST_TMPDIR/dest
         # files of others beside ours, in the directories install writes to
-        mkdir -p "$DEST/usr/bin" "$DEST/usr/share/man/man1" "$DEST/usr/libexec/other"
+        mkdir -p "$DEST/usr/bin" "$DEST/usr/share/man/man1"
         touch "$DEST/usr/bin/amd-ctk.sh" "$DEST/usr/bin/runc" "$DEST/usr/share/man/man1/amd-smi.1" \
-                "$DEST/usr/share/man/man1/runc.1" "$DEST/usr/libexec/other/tool"
+                "$DEST/usr/share/man/man1/runc.1"
         listing >"$BATS_TEST_TMPDIR/before"
 }
 
 @test "make uninstall removes what make install wrote and leaves the rest as it was" {
         make_dest install
         [ -x "$DEST/usr/bin/amd-ctk" ]
-        [ -x "$DEST/usr/libexec/amd-container-toolkit/amd-container-runtime-full" ]
+        [ -x "$DEST/usr/bin/amd-container-runtime" ]
         [ -s "$DEST/usr/share/man/man1/amd-ctk-gpu-list.1" ]
         [ -s "$DEST/usr/share/man/man1/amd-container-runtime.1" ]
         [ -s "$DEST/usr/share/man/man1/amd-ctk-fakefs.1" ]
@@ -43,9 +43,3 @@ setup() {
         listing | diff "$BATS_TEST_TMPDIR/before" -
 }
 
-@test "make uninstall keeps the runtime's directory when it holds files of others" {
-        make_dest install
-        touch "$DEST/usr/libexec/amd-container-toolkit/local-hook"
-        make_dest uninstall
-        [ "$(ls -A "$DEST/usr/libexec/amd-container-toolkit")" = local-hook ]
-}

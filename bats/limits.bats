@@ -17,8 +17,8 @@ setup_file() {
 setup() {
         T=$BATS_TEST_TMPDIR
         CFG=$T/config.json
-        printf '{"profile": "%s", "runtime-path": "/bin/true", "log-file": "%s"}\n' \
-                "$RT_PROFILES/seed-4xmi210.json" "$T/runtime.log" >"$CFG"
+        printf '{"root": "%s", "runtime-path": "/bin/true", "log-file": "%s"}\n' \
+                "$(ctk_host seed-4xmi210)" "$T/runtime.log" >"$CFG"
 }
 
 teardown() { fakefs_teardown; }

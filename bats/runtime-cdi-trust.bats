@@ -35,7 +35,7 @@ setup() {
         chmod 0755 "$CDI" # root's: trusted
         chmod 0777 "$OPEN"
         # (other vendors' kinds: the specs of these tests)
-        config profile "$RT_PROFILES/$SEED.json" "$(jq -n --arg cdi "$CDI" --arg open "$OPEN" \
+        config root "$SEED_HOST" "$(jq -n --arg cdi "$CDI" --arg open "$OPEN" \
                 '{"cdi-spec-dirs": [$cdi, $open], "cdi-kinds": ["*"]}')"
 }
 teardown() { rt_cdi_teardown; }

@@ -21,7 +21,7 @@ teardown() { rt_cdi_teardown; }
 
 @test "annotations cdi.k8s.io/: our GPU and another vendor's device, through a runc bundle" {
         nic_spec
-        config profile "$RT_PROFILES/$SEED.json" "$NIC_KINDS"
+        config root "$SEED_HOST" "$NIC_KINDS"
         rt_spec_edit "$B" '.annotations = {"cdi.k8s.io/vendor.nic_eth0": "example.com/nic=eth0",
                                            "cdi.k8s.io/amd.gpu_1": "amd.com/gpu=1",
                                            "io.kubernetes.cri.container-type": "container"}'
@@ -32,7 +32,7 @@ teardown() { rt_cdi_teardown; }
         [ "$(ls_nodes <<<"$output")" = "$(gpu1_nodes)" ]
         # keys in sorted order: amd.gpu_1 first
         grep -q 'CDI devices amd.com/gpu=1, example.com/nic=eth0: added 3 device nodes, 3 cgroup rules, 0 groups, 2 environment variables, 1 mounts' "$T/runtime.log"
-        # the launcher handed the create over although no GPU variable is set
+        # the spec was read although no GPU variable is set
         [ "$(jq -r '.process.env | map(select(startswith("AMD_"))) | length' "$B/config.json")" -eq 0 ]
 }
 
@@ -47,7 +47,7 @@ teardown() { rt_cdi_teardown; }
 
 @test "AMD_VISIBLE_DEVICES mixes plain tokens and CDI names of the kinds of cdi-kinds; a spec-wide edit comes once" {
         nic_spec
-        config profile "$RT_PROFILES/$SEED.json" "$NIC_KINDS"
+        config root "$SEED_HOST" "$NIC_KINDS"
         rt_spec_env "$B" "AMD_VISIBLE_DEVICES=1,example.com/nic=eth0,example.com/nic=eth1"
         run_container
         [ "$status" -eq 0 ]
@@ -73,7 +73,7 @@ teardown() { rt_cdi_teardown; }
         [[ "$output" == *"amd.com/gpu=1: defined twice in one directory ($CDI/amd.json, $CDI/more.json): CDI runtimes use neither; remove one of them"* ]]
         # a spec file that does not load is named
         rm "$CDI/more.json"
-        config profile "$RT_PROFILES/$SEED.json" "$NIC_KINDS"
+        config root "$SEED_HOST" "$NIC_KINDS"
         printf '{"cdiVersion": "0.5.0", "kind": "example.com/nic", "devices": [{"name": "eth0"}]}' >"$CDI/nic.json"
         cp "$TEMPLATE/config.json" "$B/config.json"
         rt_spec_env "$B" "AMD_VISIBLE_DEVICES=example.com/nic=eth0"
@@ -83,7 +83,7 @@ teardown() { rt_cdi_teardown; }
 }
 
 @test "mode legacy: a CDI name is an error saying so; annotations are not read; plain tokens as before" {
-        config profile "$RT_PROFILES/$SEED.json" '{"mode": "legacy"}'
+        config root "$SEED_HOST" '{"mode": "legacy"}'
         rt_spec_env "$B" "AMD_VISIBLE_DEVICES=amd.com/gpu=1"
         run shim run --bundle "$B" "$ID"
         [ "$status" -eq 1 ]
@@ -191,7 +191,7 @@ teardown() { rt_cdi_teardown; }
 
 @test "GPU tracker: CDI names of our kind are tracked as GPU indices, other vendors' devices are not" {
         nic_spec
-        config profile "$RT_PROFILES/$SEED.json" "$NIC_KINDS"
+        config root "$SEED_HOST" "$NIC_KINDS"
         "$RT_BIN/amd-ctk" --config "$CFG" gpu-tracker enable >/dev/null
         "$RT_BIN/amd-ctk" --config "$CFG" gpu-tracker 1 exclusive >/dev/null
         rt_spec_env "$B" "AMD_VISIBLE_DEVICES=amd.com/gpu=1,example.com/nic=eth0"

@@ -18,13 +18,14 @@ setup() {
         mkdir -p "$DIR"
         CFG="$DIR/daemon.json"
         TK="$DIR/toolkit.json"
-        host profile "$PROFILES/seed-4xmi210.json"
+        host root "$(ctk_host "$PROFILES/seed-4xmi210.json")"
 }
 
 teardown() { fakefs_teardown; }
 
-# host KEY VALUE: the toolkit configuration (the simulated host as KEY
-# profile or root, a private state directory, /bin/true as runc).
+# host KEY VALUE: the toolkit configuration (the simulated host: root and
+# a materialized tree, as the runtime reads it; a private state directory,
+# /bin/true as runc).
 host() {
         jq -n --arg k "$1" --arg v "$2" --arg s "$DIR/state" \
                 '{($k): $v, "state-dir": $s, "runtime-path": "/bin/true", "log-file": "/dev/null"}' >"$TK"
@@ -105,7 +106,7 @@ GPU_COMPUTE=0x583de6f2d99dc333" ]
 }
 
 @test "63 partitions: 0x<UUID>:<N> per partition, unique, each resolved by the runtime to that partition" {
-        host profile "$PROFILES/mi300x-cpx-x8.json"
+        host root "$(ctk_host "$PROFILES/mi300x-cpx-x8.json")"
         swarm --set-as-default --swarm-resources
         [ "$status" -eq 0 ]
         [ "$(entries | wc -l)" -eq 63 ]
@@ -118,7 +119,7 @@ AMD_GPU=0xE3AA140F9A5F9E31:1" ]
 }
 
 @test "--swarm-resource-ids index: gpu<N> entries (Swarm would count a plain number), resolved by the runtime" {
-        host profile "$PROFILES/mi300x-cpx-x8.json"
+        host root "$(ctk_host "$PROFILES/mi300x-cpx-x8.json")"
         swarm --set-as-default --swarm-resources --swarm-resource-ids index
         [ "$status" -eq 0 ]
         [ "$(entries)" = "$(seq 0 62 | sed 's/^/AMD_GPU=gpu/')" ]
@@ -175,7 +176,7 @@ GPU=0x12FE4F7FDAF06B9" ]
 }
 
 @test "a node without amdgpu: no entries of ours (and those there are removed), exit 0" {
-        host profile "$PROFILES/no-amdgpu.json"
+        host root "$(ctk_host "$PROFILES/no-amdgpu.json")"
         echo '{"node-generic-resources": ["AMD_GPU=0x1", "X=1"]}' >"$CFG"
         swarm --set-as-default --swarm-resources
         [ "$status" -eq 0 ]
@@ -208,7 +209,7 @@ amd-ctk: $CFG:2:3: \"node-generic-resources\" must be an array of \"KIND=VALUE\"
         cmp "$CFG" "$DIR/before"
         # a GPU without a UUID: the uuid form cannot name it, the index form can
         jq 'del(.gpus[1].unique_id)' "$PROFILES/seed-4xmi210.json" >"$DIR/no-uuid.json"
-        host profile "$DIR/no-uuid.json"
+        host root "$(ctk_host "$DIR/no-uuid.json")"
         swarm --swarm-resources
         [ "$status" -eq 1 ]
         [ "${lines[-1]}" = "amd-ctk: cannot name the GPUs for Swarm by UUID (--swarm-resource-ids index names them by index): GPU 1 reports no UUID" ]

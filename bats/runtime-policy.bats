@@ -37,7 +37,7 @@ privileged='.process.capabilities.bounding += ["CAP_SYS_ADMIN"]'
         [ "$status" -eq 0 ]
         [ "$(ls_nodes <<<"$output")" = "$(gpu1_nodes)" ]
 
-        config profile "$RT_PROFILES/$SEED.json" '{"accept-visible-devices-envvar-when-unprivileged": false}'
+        config root "$SEED_HOST" '{"accept-visible-devices-envvar-when-unprivileged": false}'
         for v in AMD_VISIBLE_DEVICES=1 AMD_VISIBLE_DEVICES=all DOCKER_RESOURCE_GPU=1 DOCKER_RESOURCE_AMD_GPU=gpu1 \
                 AMD_VISIBLE_DEVICES=amd.com/gpu=1 AMD_VISIBLE_DEVICES=9; do
                 fresh ".process.env += [\"$v\"]"
@@ -71,7 +71,7 @@ privileged='.process.capabilities.bounding += ["CAP_SYS_ADMIN"]'
 }
 
 @test "cdi-annotation-prefixes: the configured prefix requests devices, the others do not; [] turns annotations off" {
-        config profile "$RT_PROFILES/$SEED.json" '{"cdi-annotation-prefixes": ["gpus.example.com/"]}'
+        config root "$SEED_HOST" '{"cdi-annotation-prefixes": ["gpus.example.com/"]}'
         fresh '.annotations = {"gpus.example.com/amd.gpu_1": "amd.com/gpu=1"}'
         run_container
         [ "$status" -eq 0 ]
@@ -90,7 +90,7 @@ privileged='.process.capabilities.bounding += ["CAP_SYS_ADMIN"]'
         [ "$status" -eq 1 ]
         [[ "$output" == *"annotation \"gpus.example.com/-x\": after gpus.example.com/ comes a name of 1-63 letters"* ]]
         # none
-        config profile "$RT_PROFILES/$SEED.json" '{"cdi-annotation-prefixes": []}'
+        config root "$SEED_HOST" '{"cdi-annotation-prefixes": []}'
         for key in cdi.k8s.io/amd.gpu_1 gpus.example.com/amd.gpu_1; do
                 fresh ".annotations = {\"$key\": \"amd.com/gpu=1\"}"
                 cp "$B/config.json" "$T/before.json"
@@ -131,13 +131,13 @@ nvidia_spec() {
         done
         [[ "$stderr" == "amd-container-runtime: annotation cdi.k8s.io/nvidia.com_gpu: "* ]]
         # mode cdi refuses them too (plain tokens become our own names, which stay ours)
-        config profile "$RT_PROFILES/$SEED.json" '{"mode": "cdi"}'
+        config root "$SEED_HOST" '{"mode": "cdi"}'
         fresh '.process.env += ["AMD_VISIBLE_DEVICES=1,example.com/nic=eth0"]'
         run shim run --bundle "$B" "$ID"
         [ "$status" -eq 1 ]
         [[ "$output" == *"AMD_VISIBLE_DEVICES: 'example.com/nic=eth0' is a CDI device of kind example.com/nic, which this runtime does not resolve (config key cdi-kinds: amd.com/gpu)"* ]]
         # "*": every vendor, as before the key
-        config profile "$RT_PROFILES/$SEED.json" '{"cdi-kinds": ["*"]}'
+        config root "$SEED_HOST" '{"cdi-kinds": ["*"]}'
         fresh '.process.env += ["AMD_VISIBLE_DEVICES=1,example.com/nic=eth0,nvidia.com/gpu=all"]'
         create "$B" "$ID"
         [ "$status" -eq 0 ]
@@ -145,7 +145,7 @@ nvidia_spec() {
         [ "$(jq -r '.process.env | map(select(startswith("NIC="))) | join(" ")' "$B/config.json")" = NIC=eth0 ]
         shim delete -f "$ID"
         # a list of kinds: those only
-        config profile "$RT_PROFILES/$SEED.json" "$NIC_KINDS"
+        config root "$SEED_HOST" "$NIC_KINDS"
         fresh '.process.env += ["AMD_VISIBLE_DEVICES=1,example.com/nic=eth0"]'
         run_container
         [ "$status" -eq 0 ]

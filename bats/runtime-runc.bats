@@ -33,7 +33,8 @@ setup() {
         ID=ctk-rt-$BATS_TEST_NUMBER-$$
         CFG=$T/config.json
         export RT_STATE_DIR=$T/amd-state
-        rt_config "$CFG" profile "$RT_PROFILES/$SEED.json" log-file "$T/runtime.log" log-level debug
+        HOST=$(ctk_host "$SEED")
+        rt_config "$CFG" root "$HOST" log-file "$T/runtime.log" log-level debug
         export AMD_CTK_CONFIG=$CFG
 }
 
@@ -321,7 +322,7 @@ spec_unchanged() {
 printf '%s\n' "\$0" "\$@" >"$T/argv"
 EOS
         chmod +x "$T/fake-runc"
-        rt_config "$CFG" profile "$RT_PROFILES/$SEED.json" runtime-path "$T/fake-runc" log-file /dev/null
+        rt_config "$CFG" root "$HOST" runtime-path "$T/fake-runc" log-file /dev/null
         run "$RT_SHIM" --amd-config="$CFG" --root /r --log /l --log-format json --systemd-cgroup create \
                 --bundle /b --pid-file /p ID
         [ "$status" -eq 1 ] # /b/config.json does not exist
@@ -372,14 +373,14 @@ EOS
         ! grep -q 'PATH=' "$T/runtime.log" || false # no environment dump
         [ "$(stat -c %a "$T/runtime.log")" = 640 ]
         shim delete "$ID"
-        rt_config "$CFG" profile "$RT_PROFILES/$SEED.json" log-file "$T/no/such/dir/log"
+        rt_config "$CFG" root "$HOST" log-file "$T/no/such/dir/log"
         rt_spec_env "$B" AMD_VISIBLE_DEVICES=1
         run shim_create -b "$B" "$ID"
         [ "$status" -eq 0 ]
 }
 
 @test "no amdgpu driver: a request fails with the reason; none and no request still run" {
-        rt_config "$CFG" profile "$RT_PROFILES/no-amdgpu.json" log-file /dev/null
+        rt_config "$CFG" root "$(ctk_host no-amdgpu)" log-file /dev/null
         rt_bundle "$B" true
         rt_spec_env "$B" AMD_VISIBLE_DEVICES=all
         cp "$B/config.json" "$T/before.json"
@@ -392,19 +393,39 @@ EOS
         [ "$status" -eq 0 ]
 }
 
-@test "root: the sysfs backend on a materialized tree gives the same nodes as the profile" {
-        "$RT_BIN/amd-ctk-fakefs" materialize "$RT_PROFILES/$SEED.json" "$T/tree"
-        rt_config "$CFG" root "$T/tree" log-file /dev/null
-        rt_bundle "$B" ls -ln /dev/dri /dev/kfd
-        rt_spec_env "$B" AMD_VISIBLE_DEVICES=0,2
-        run shim run -b "$B" "$ID"
-        echo "$output"
+@test "no simulator in the runtime: no fakefs symbol; a profile (config, AMD_CTK_PROFILE) is one line naming amd-ctk-fakefs" {
+        # amd-ctk carries the simulator (--profile), the runtime none of it
+        [ "$(nm "$RT_BIN/amd-ctk" | grep -ci fakefs)" -gt 0 ]
+        run nm "$RT_SHIM"
         [ "$status" -eq 0 ]
-        [ "$(ls_nodes <<<"$output")" = "$(want_nodes 0 2)" ]
+        grep -q ' T ctk_sysfs_backend_new$' <<<"$output" # (its symbols are there)
+        ! grep -qi fakefs <<<"$output"
+        # nor any global symbol of the simulator's library (libctk-sim.a)
+        local sim_syms
+        sim_syms=$(nm --defined-only -g "$RT_BIN/../libctk-sim.a" | awk 'NF == 3 { print $3 }' | sort -u)
+        grep -qx ctk_fakefs_backend_new <<<"$sim_syms"
+        [ -z "$(comm -12 <(printf '%s\n' "$sim_syms") <(awk 'NF == 3 { print $3 }' <<<"$output" | sort -u))" ]
+        rt_bundle "$B" true
+        local p=$RT_PROFILES/$SEED.json
+        rt_config "$CFG" profile "$p" log-file /dev/null
+        run --separate-stderr shim create -b "$B" "$ID"
+        [ "$status" -eq 1 ]
+        [ "$stderr" = "amd-container-runtime: $CFG: \"profile\" is $p: amd-container-runtime carries no simulator: serve the host with 'amd-ctk-fakefs mount $p DIR' or write it with 'amd-ctk-fakefs materialize $p DIR', then set \"root\" to DIR in $CFG" ]
+        [[ "$(jq -r .msg "$T/log.json")" == "amd-container-runtime: $CFG: \"profile\" is $p: "* ]]
+        rt_config "$CFG" log-file /dev/null
+        AMD_CTK_PROFILE=$p run --separate-stderr shim create -b "$B" "$ID"
+        [ "$status" -eq 1 ]
+        [ "$stderr" = "amd-container-runtime: AMD_CTK_PROFILE=$p: amd-container-runtime carries no simulator: serve the host with 'amd-ctk-fakefs mount $p DIR' or write it with 'amd-ctk-fakefs materialize $p DIR', then set \"root\" to DIR in $CFG" ]
+        [ -z "$(runc --root "$STATE" list -q)" ]
+        # the materialized host instead: the GPUs of the profile
+        rt_config "$CFG" root "$HOST" log-file /dev/null
+        run shim_create -b "$B" "$ID"
+        [ "$status" -eq 0 ]
+        shim delete "$ID"
 }
 
 @test "partitions: all 63 CPX partitions of mi300x-cpx-x8 in one container" {
-        rt_config "$CFG" profile "$RT_PROFILES/mi300x-cpx-x8.json" log-file /dev/null
+        rt_config "$CFG" root "$(ctk_host mi300x-cpx-x8)" log-file /dev/null
         rt_bundle "$B" ls -ln /dev/dri /dev/kfd
         rt_spec_env "$B" AMD_VISIBLE_DEVICES=all
         run shim run -b "$B" "$ID"

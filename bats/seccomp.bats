@@ -22,8 +22,8 @@ setup_file() {
         images_docker_import
         # Two runtimes over the same simulated host: seccomp-numa on (default) and off.
         local d=$DOCKERD_DIR
-        jq -n --arg p "$PROFILES/seed-4xmi210.json" --arg d "$d" \
-                '{"profile": $p, "log-file": "\($d)/amd-runtime.log", "log-level": "info", "state-dir": "\($d)/amd-state"}' \
+        jq -n --arg r "$(ctk_host seed-4xmi210)" --arg d "$d" \
+                '{"root": $r, "log-file": "\($d)/amd-runtime.log", "log-level": "info", "state-dir": "\($d)/amd-state"}' \
                 >"$d/amd-config.json"
         jq '. + {"seccomp-numa": false}' "$d/amd-config.json" >"$d/amd-config-no-numa.json"
         dockerd_write_config "$(jq -n --arg on "$d/amd-config.json" --arg off "$d/amd-config-no-numa.json" \

@@ -149,10 +149,9 @@ const struct ctk_cmd ctk_cmd_cdi_generate = {
     .opts = generate_opts,
     .run = run_generate,
     .exit_status = "1\tthe GPUs cannot be listed, or the spec cannot be written (the previous one is kept)",
-    .files = CTK_CDI_DEFAULT_OUTPUT
-    "\tthe spec written by default (--output)\n"
-    "/var/lib/amd-container-toolkit/cdi-generated.json\twith --refresh: a copy of the spec written, "
-    "in the state directory (config key state-dir)",
+    .files = CTK_CDI_DEFAULT_OUTPUT "\tthe spec written by default (--output)\n" CTK_DEFAULT_STATE_DIR
+                                    "/cdi-generated.json\twith --refresh: a copy of the spec written, "
+                                    "in the state directory (config key state-dir)",
     .examples = "    sudo amd-ctk cdi generate\n"
                 "    sudo amd-ctk cdi generate --device-name-strategy index,uuid --additional-gids\n"
                 "\n"

@@ -293,8 +293,8 @@ static const struct ctk_cmd runtime_configure = {
     "\tDocker's configuration (and .bak, the previous one)\n"
     "/etc/containerd/conf.d/99-amd.toml\tcontainerd's drop-in (imported by /etc/containerd/config.toml)\n"
     "/etc/containers/containers.conf.d/99-amd.conf\tPodman's drop-in\n"
-    "/etc/crio/crio.conf.d/99-amd.conf\tCRI-O's drop-in\n"
-    "/var/lib/amd-container-toolkit/swarm-resources.json\tthe record of --swarm-resources (in state-dir)",
+    "/etc/crio/crio.conf.d/99-amd.conf\tCRI-O's drop-in\n" CTK_DEFAULT_STATE_DIR
+    "/swarm-resources.json\tthe record of --swarm-resources (in state-dir)",
     .examples = "    sudo amd-ctk runtime configure --runtime=docker\n"
                 "    sudo amd-ctk runtime configure --runtime=containerd --set-as-default\n"
                 "    amd-ctk runtime configure --dry-run --config-path daemon.json --swarm-resources\n"

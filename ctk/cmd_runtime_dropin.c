@@ -17,7 +17,7 @@
 #include "core/engines/engines.h"
 #include "runtime_configure.h"
 
-static const char *const cdi_dirs[] = {"/etc/cdi", "/var/run/cdi"};
+static const char *const cdi_dirs[] = {CTK_CDI_STATIC_DIR, CTK_CDI_DYNAMIC_DIR};
 
 int ctk_runtime_absolute_path(const char *runtime, const char *path, char **out, struct ctk_error **err)
 {

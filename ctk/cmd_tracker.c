@@ -216,8 +216,8 @@ static int run_init(void *ctx, const struct ctk_cmdline *cl)
 }
 
 #define STATE_FILES                                                                                                    \
-        CTK_TRACKER_DEFAULT_STATE_DIR                                                                                  \
-        "/gpu-tracker.json\tthe GPU Tracker's state (config key state-dir)\n" CTK_TRACKER_DEFAULT_STATE_DIR            \
+        CTK_DEFAULT_STATE_DIR                                                                                          \
+        "/gpu-tracker.json\tthe GPU Tracker's state (config key state-dir)\n" CTK_DEFAULT_STATE_DIR                    \
         "/gpu-tracker.lock\tits lock"
 
 static const struct ctk_cmd tracker_disable = {

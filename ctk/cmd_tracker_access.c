@@ -18,8 +18,6 @@ static void selection_clearp(struct ctk_selection *s)
         ctk_selection_clear(s);
 }
 
-#define OUR_KIND CTK_CDI_DEFAULT_VENDOR "/" CTK_CDI_DEFAULT_CLASS
-
 /* The GPU ids as the runtime reads them: plain tokens, and the names of
  * our CDI spec (amd.com/gpu=N, =0x<UUID>, =all) for the GPUs they name. */
 static int parse_ids(const char *ids, const struct ctk_gpu_list *gpus, struct ctk_selection *sel,
@@ -37,11 +35,11 @@ static int parse_ids(const char *ids, const struct ctk_gpu_list *gpus, struct ct
                 marks[sel->idx[i]] = true;
         for (size_t i = 0; i < names.n; i++) {
                 const char *n = names.v[i];
-                if (strncmp(n, OUR_KIND "=", strlen(OUR_KIND) + 1) != 0)
+                if (strncmp(n, CTK_CDI_DEFAULT_KIND "=", strlen(CTK_CDI_DEFAULT_KIND) + 1) != 0)
                         return ctk_error_set(
-                            err, EINVAL, "'%s' is not a device of " OUR_KIND ": the GPU Tracker knows AMD GPUs only",
-                            n);
-                if (ctk_cdi_gpu_name_mark(gpus, n + strlen(OUR_KIND) + 1, marks) < 0)
+                            err, EINVAL,
+                            "'%s' is not a device of " CTK_CDI_DEFAULT_KIND ": the GPU Tracker knows AMD GPUs only", n);
+                if (ctk_cdi_gpu_name_mark(gpus, n + strlen(CTK_CDI_DEFAULT_KIND) + 1, marks) < 0)
                         return ctk_error_set(err, ENOENT,
                                              "'%s' names no GPU of this host (its names are GPU indices, 0x<UUID> "
                                              "and all; 'amd-ctk cdi list' shows them)",

@@ -2,8 +2,8 @@
  * create without the host): parse, environment, device nodes (CDI's
  * replace-by-path rule), a group, the
  * seccomp NUMA rule, encode.  Whatever the input: an error or a spec that
- * parses again.  Differential with the quick look the launcher and the
- * runtime take first (rt_spec_may_request_gpus, on the raw text): a spec
+ * parses again.  Differential with the quick look the runtime
+ * takes first (rt_spec_may_request_gpus, on the raw text): a spec
  * whose environment names a selection variable, however JSON spells it,
  * is never taken for one that asks for no GPU.  And what runc takes that
  * jansson cannot hold (\u0000, uint64, 1e400, ...) comes back as it was. */
@@ -15,7 +15,7 @@
 #include "runtime/bundle.h"
 
 /* the configuration's default annotation prefix */
-static char *cdi_prefix_v[] = {(char *)"cdi.k8s.io/", NULL};
+static char *cdi_prefix_v[] = {(char *)CTK_CDI_ANNOTATION_PREFIX, NULL};
 static const struct ctk_strv cdi_prefix = {.v = cdi_prefix_v, .n = 1};
 
 static bool names_selection(const char *const *env, size_t n)

@@ -16,10 +16,9 @@ char *rt_spec_path(const struct rt_args *a)
         return path;
 }
 
-/* The names that make a spec worth reading: the selection variables (and
- * the annotation prefixes of the configuration). */
-static const char *const variables[] = {"AMD_VISIBLE_DEVICES", "DOCKER_RESOURCE_"};
-#define NVARIABLES (sizeof(variables) / sizeof(variables[0]))
+/* The names that make a spec worth reading: the selection variables
+ * (names.h; a prefix's kinds need not be known to find it) and the
+ * annotation prefixes of the configuration. */
 
 static int hex(char c)
 {
@@ -31,8 +30,8 @@ static int hex(char c)
 
 static bool in_needles(char c, const struct ctk_strv *prefixes)
 {
-        for (size_t i = 0; i < NVARIABLES; i++)
-                if (strchr(variables[i], c) != NULL)
+        for (const struct ctk_selection_variable *v = ctk_selection_variables; v->name != NULL; v++)
+                if (strchr(v->name, c) != NULL)
                         return true;
         for (size_t i = 0; i < prefixes->n; i++)
                 if (strchr(prefixes->v[i], c) != NULL)
@@ -75,8 +74,8 @@ static bool has_prefix(const char *data, size_t len, const char *prefix)
 
 bool rt_spec_may_request_gpus(const char *data, size_t len, const struct ctk_strv *prefixes)
 {
-        for (size_t i = 0; i < NVARIABLES; i++)
-                if (memmem(data, len, variables[i], strlen(variables[i])) != NULL)
+        for (const struct ctk_selection_variable *v = ctk_selection_variables; v->name != NULL; v++)
+                if (memmem(data, len, v->name, strlen(v->name)) != NULL)
                         return true;
         for (size_t i = 0; i < prefixes->n; i++)
                 if (has_prefix(data, len, prefixes->v[i]))

@@ -1,5 +1,6 @@
-/* The bundle's spec file, and the cheap test for a GPU request in it (shared
- * by the runtime and its launcher; no JSON library). */
+/* The bundle's spec file, and the cheap test for a GPU request in it: a
+ * create whose spec cannot ask for GPUs is handed to the low-level runtime
+ * before the spec is parsed. */
 #ifndef RT_BUNDLE_H
 #define RT_BUNDLE_H
 

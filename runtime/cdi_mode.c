@@ -22,7 +22,7 @@ static bool digits(const char *s, size_t max)
 
 static const char *dev_name(const struct ctk_cdi_entry *e)
 {
-        return e->name + strlen(RT_OUR_KIND) + 1;
+        return e->name + strlen(CTK_CDI_DEFAULT_KIND) + 1;
 }
 
 /* The render node of a device (its first /dev/dri/renderD node), or NULL. */
@@ -61,7 +61,7 @@ static bool has_node(const json_t *device, const char *path)
 static int spec_gpus(const struct ctk_cdi_cache *c, struct ctk_gpu_list *out, struct ctk_error **err)
 {
         size_t first, n, count = 0;
-        ctk_cdi_cache_kind_range(c, RT_OUR_KIND, &first, &n);
+        ctk_cdi_cache_kind_range(c, CTK_CDI_DEFAULT_KIND, &first, &n);
         for (size_t i = first; i < first + n; i++)
                 if (digits(dev_name(&c->devices[i]), 4) && strtoul(dev_name(&c->devices[i]), NULL, 10) < MAX_INDEX)
                         count = strtoul(dev_name(&c->devices[i]), NULL, 10) + 1 > count
@@ -99,7 +99,7 @@ static char *our_files(const struct ctk_cdi_cache *c)
 {
         struct ctk_strv files _cleanup_strv_ = {0};
         for (size_t i = 0; i < c->nspecs; i++)
-                if (strcmp(c->specs[i].kind, RT_OUR_KIND) == 0 && !ctk_strv_contains(&files, c->specs[i].path))
+                if (strcmp(c->specs[i].kind, CTK_CDI_DEFAULT_KIND) == 0 && !ctk_strv_contains(&files, c->specs[i].path))
                         ctk_strv_push(&files, c->specs[i].path);
         return ctk_strv_join(&files, ", ");
 }
@@ -108,7 +108,7 @@ static char *our_files(const struct ctk_cdi_cache *c)
 static const struct ctk_cdi_spec *our_spec(const struct ctk_cdi_cache *c)
 {
         size_t first, n;
-        ctk_cdi_cache_kind_range(c, RT_OUR_KIND, &first, &n);
+        ctk_cdi_cache_kind_range(c, CTK_CDI_DEFAULT_KIND, &first, &n);
         return n > 0 ? &c->specs[c->devices[first].spec] : NULL;
 }
 
@@ -182,13 +182,14 @@ static int plain_names(struct rt_job *j, struct ctk_strv *names, struct ctk_strv
                 _cleanup_free_ char *files = our_files(&j->cache);
                 return ctk_error_prefix(err, "mode cdi (the GPUs of %s)", files != NULL ? files : "the spec");
         }
-        bool all = j->sel.n == gpus.n && gpus.n > 0 && ctk_cdi_cache_find(&j->cache, RT_OUR_KIND "=all") != NULL;
+        bool all =
+            j->sel.n == gpus.n && gpus.n > 0 && ctk_cdi_cache_find(&j->cache, CTK_CDI_DEFAULT_KIND "=all") != NULL;
         for (size_t i = 0; i < (all ? 1 : j->sel.n); i++) {
                 char name[64];
                 if (all)
-                        (void)snprintf(name, sizeof(name), RT_OUR_KIND "=all");
+                        (void)snprintf(name, sizeof(name), CTK_CDI_DEFAULT_KIND "=all");
                 else
-                        (void)snprintf(name, sizeof(name), RT_OUR_KIND "=%zu", j->sel.idx[i]);
+                        (void)snprintf(name, sizeof(name), CTK_CDI_DEFAULT_KIND "=%zu", j->sel.idx[i]);
                 if (ctk_strv_push(names, name) < 0 || ctk_strv_push(sources, "GPU selection (mode cdi)") < 0)
                         return ctk_error_set(err, ENOMEM, "out of memory");
         }
@@ -199,7 +200,7 @@ static int plain_names(struct rt_job *j, struct ctk_strv *names, struct ctk_strv
 static bool names_ours(const struct ctk_strv *names)
 {
         for (size_t i = 0; i < names->n; i++)
-                if (strncmp(names->v[i], RT_OUR_KIND "=", strlen(RT_OUR_KIND) + 1) == 0)
+                if (strncmp(names->v[i], CTK_CDI_DEFAULT_KIND "=", strlen(CTK_CDI_DEFAULT_KIND) + 1) == 0)
                         return true;
         return false;
 }
@@ -215,14 +216,15 @@ static int attempt(struct rt_job *j, bool plain, const struct ctk_strv *later, c
         bool ours = plain || names_ours(later);
         if (ours) {
                 size_t first, n;
-                ctk_cdi_cache_kind_range(&j->cache, RT_OUR_KIND, &first, &n);
+                ctk_cdi_cache_kind_range(&j->cache, CTK_CDI_DEFAULT_KIND, &first, &n);
                 if (n == 0) {
                         _cleanup_free_ char *dirs = ctk_strv_join(&j->cfg->cdi_spec_dirs, ", ");
-                        return asprintf(why, "no CDI spec in %s has kind " RT_OUR_KIND, dirs ? dirs : "?") < 0
+                        return asprintf(why, "no CDI spec in %s has kind " CTK_CDI_DEFAULT_KIND, dirs ? dirs : "?") < 0
                                    ? ctk_error_set(err, ENOMEM, "out of memory")
                                    : 0;
                 }
-                if (rt_job_backend(j, err) < 0 || ctk_cdi_stale_dri(&j->cache, RT_OUR_KIND, j->backend, why, err) < 0)
+                if (rt_job_backend(j, err) < 0 ||
+                    ctk_cdi_stale_dri(&j->cache, CTK_CDI_DEFAULT_KIND, j->backend, why, err) < 0)
                         return -1;
                 if (*why != NULL)
                         return 0;
@@ -244,8 +246,8 @@ static int attempt(struct rt_job *j, bool plain, const struct ctk_strv *later, c
         j->names = names;
         j->sources = sources;
         names = sources = (struct ctk_strv){0};
-        if (ours &&
-            (rt_job_backend(j, err) < 0 || ctk_cdi_stale_requested(&j->cdi, RT_OUR_KIND, j->backend, why, err) < 0))
+        if (ours && (rt_job_backend(j, err) < 0 ||
+                     ctk_cdi_stale_requested(&j->cdi, CTK_CDI_DEFAULT_KIND, j->backend, why, err) < 0))
                 return -1;
         return 0;
 }

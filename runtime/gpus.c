@@ -63,7 +63,7 @@ static int gpu_origins(struct rt_job *j, struct ctk_error **err)
 
 static bool of_our_kind(const struct ctk_cdi_entry *e)
 {
-        return e != NULL && strncmp(e->name, RT_OUR_KIND "=", strlen(RT_OUR_KIND) + 1) == 0;
+        return e != NULL && strncmp(e->name, CTK_CDI_DEFAULT_KIND "=", strlen(CTK_CDI_DEFAULT_KIND) + 1) == 0;
 }
 
 int rt_job_origins(struct rt_job *j, struct ctk_error **err)
@@ -99,7 +99,8 @@ int rt_job_tracked_indices(struct rt_job *j, struct ctk_selection *out, struct c
                         marks[j->sel.idx[i]] = true;
         for (size_t i = 0; i < j->cdi.n; i++)
                 if (of_our_kind(j->cdi.entries[i]))
-                        (void)ctk_cdi_gpu_name_mark(&j->gpus, j->cdi.entries[i]->name + strlen(RT_OUR_KIND) + 1,
+                        (void)ctk_cdi_gpu_name_mark(&j->gpus,
+                                                    j->cdi.entries[i]->name + strlen(CTK_CDI_DEFAULT_KIND) + 1,
                                                     marks); /* another name of ours is no GPU to track */
         size_t count = 0;
         for (size_t i = 0; i < j->gpus.n; i++)

@@ -54,10 +54,13 @@ const struct ctk_cmd rt_program = {
         "pod, set it false and let the device plugin give the GPUs.\n"
         "\n"
         "With the GPU tracker enabled (amd-ctk gpu-tracker), the container is recorded as a user of its GPUs, all or "
-        "nothing.  run records them before it executes the low-level runtime.  create runs the low-level runtime's "
-        "create as a child and records them meanwhile: a container refused a GPU is deleted again, and the create "
-        "fails with one line naming the GPU and the container holding it; a create the low-level runtime fails "
-        "keeps nothing and exits with its status.  delete releases the GPUs once the container is gone.\n"
+        "nothing.  create and run record them before they execute the low-level runtime: a container refused a GPU "
+        "fails with one line naming the GPU and the container holding it, and keeps nothing.  delete runs the "
+        "low-level runtime's delete as a child and releases the GPUs once the container is gone.\n"
+        "\n"
+        "The host's GPUs are read below the configuration key root (default /); a simulated host is given as a "
+        "directory there (amd-ctk-fakefs mount or materialize).  The runtime carries no simulator: a configuration "
+        "with the key profile, or AMD_CTK_PROFILE in its environment, fails every call with one line saying so.\n"
         "\n"
         "Errors are one line on standard error and in the low-level runtime's --log file, in its format, so that "
         "the engine shows them.  The log file is written only when there is something to log for a container.",
@@ -71,6 +74,7 @@ const struct ctk_cmd rt_program = {
                    "2\tan unknown option of amd-container-runtime (--amd-...), or one without its value",
     .environment =
         "AMD_CTK_CONFIG\tthe toolkit configuration file, when --amd-config is not given\n"
+        "AMD_CTK_PROFILE\tnot read: set, every call fails (a simulated host is given as the key root)\n"
         "AMD_VISIBLE_DEVICES\t(in the container's environment) the GPUs to give the container: all, "
         "none, a comma-separated list of indices, ranges a-b and UUIDs, as listed by 'amd-ctk gpu list', "
         "and fully qualified CDI names (amd.com/gpu=1; example.com/nic=eth0 when cdi-kinds lists its kind); unset, "
@@ -78,11 +82,11 @@ const struct ctk_cmd rt_program = {
         "change to the container; a GPU that does not exist fails the container with one clear message\n"
         "DOCKER_RESOURCE_KIND\t(in the container's environment) the same, for the resource kinds named in "
         "the configuration (default AMD_GPU and GPU)",
-    .files = CTK_DEFAULT_CONFIG_PATH "\ttoolkit configuration ('amd-ctk config default' prints every key)\n"
-                                     "/var/log/amd-container-runtime.log\truntime log (key log-file)\n"
-                                     "/etc/cdi, /var/run/cdi\tCDI spec directories (key cdi-spec-dirs); 'amd-ctk cdi "
-                                     "list --all-vendors' lists what they offer\n"
-                                     "/var/lib/amd-container-toolkit\tthe GPU tracker's state (key state-dir)",
+    .files = CTK_DEFAULT_CONFIG_PATH
+    "\ttoolkit configuration ('amd-ctk config default' prints every key)\n" CTK_DEFAULT_LOG_FILE
+    "\truntime log (key log-file)\n" CTK_CDI_STATIC_DIR ", " CTK_CDI_DYNAMIC_DIR
+    "\tCDI spec directories (key cdi-spec-dirs); 'amd-ctk cdi list --all-vendors' "
+    "lists what they offer\n" CTK_DEFAULT_STATE_DIR "\tthe GPU tracker's state (key state-dir)",
     .examples = "Docker runs it once 'amd-ctk runtime configure' named it in daemon.json:\n"
                 "\n"
                 "    docker run --runtime=amd -e AMD_VISIBLE_DEVICES=0,1 rocm/rocm-terminal rocm-smi\n"

@@ -18,8 +18,6 @@
 #include "core/device/device.h"
 #include "core/oci/oci.h"
 
-#define RT_OUR_KIND CTK_CDI_DEFAULT_VENDOR "/" CTK_CDI_DEFAULT_CLASS
-
 struct rt_job {
         const struct ctk_config *cfg;
         const struct rt_args *args;

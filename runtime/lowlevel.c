@@ -11,11 +11,11 @@
 
 #include "core/base/base.h"
 
-/* The files that are this program: the runtime and its launcher. */
+/* The file that is this program (known: it could be stat'ed). */
 struct identity {
-        size_t n;
-        dev_t dev[2];
-        ino_t ino[2];
+        bool known;
+        dev_t dev;
+        ino_t ino;
 };
 
 /* 1: a usable runtime, 0: not one (absent, not executable), -2: this program. */
@@ -24,10 +24,7 @@ static int usable(const char *path, const struct identity *self)
         struct stat st;
         if (stat(path, &st) < 0 || !S_ISREG(st.st_mode) || access(path, X_OK) < 0)
                 return 0;
-        for (size_t i = 0; i < self->n; i++)
-                if (st.st_dev == self->dev[i] && st.st_ino == self->ino[i])
-                        return -2;
-        return 1;
+        return self->known && st.st_dev == self->dev && st.st_ino == self->ino ? -2 : 1;
 }
 
 struct search_ctx {
@@ -56,17 +53,12 @@ static char *search(const char *name, const char *path_env, const struct identit
         return found;
 }
 
-int rt_lowlevel_find(const char *configured, const char *path_env, const char *const self[], char **out,
-                     struct ctk_error **err)
+int rt_lowlevel_find(const char *configured, const char *path_env, const char *self, char **out, struct ctk_error **err)
 {
         struct identity me = {0};
-        for (size_t i = 0; self != NULL && self[i] != NULL && me.n < 2; i++) {
-                struct stat st;
-                if (stat(self[i], &st) == 0) {
-                        me.dev[me.n] = st.st_dev;
-                        me.ino[me.n++] = st.st_ino;
-                }
-        }
+        struct stat st;
+        if (self != NULL && stat(self, &st) == 0)
+                me = (struct identity){.known = true, .dev = st.st_dev, .ino = st.st_ino};
         *out = NULL;
         bool found_self = false;
         if (configured != NULL) {
@@ -98,12 +90,6 @@ int rt_lowlevel_find(const char *configured, const char *path_env, const char *c
         return ctk_error_set(err, ENOENT,
                              "no low-level runtime found: neither runc nor crun is on PATH; "
                              "set runtime-path in the configuration file");
-}
-
-const char *rt_program_path(void)
-{
-        const char *launcher = getenv(RT_LAUNCHER_ENV);
-        return launcher != NULL && launcher[0] == '/' ? launcher : "/proc/self/exe";
 }
 
 const char *rt_lowlevel_root(const char *root, const char *runtime)

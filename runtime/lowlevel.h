@@ -7,24 +7,11 @@
 /* The default search directories appended to $PATH when missing. */
 #define RT_DEFAULT_PATH "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 
-/* amd-container-runtime is a small launcher (runtime/launcher/) that execs
- * the low-level runtime itself when a call needs nothing from us, and
- * otherwise this full runtime, installed at RT_FULL_RUNTIME relative to the
- * launcher's directory.  It passes its own path in RT_LAUNCHER_ENV. */
-#define RT_FULL_RUNTIME "../libexec/amd-container-toolkit/amd-container-runtime-full"
-#define RT_LAUNCHER_ENV "AMD_CONTAINER_RUNTIME_LAUNCHER"
-
-/* The path of the program docker runs: the launcher's (RT_LAUNCHER_ENV)
- * when it ran this process, else "/proc/self/exe". */
-const char *rt_program_path(void);
-
 /* configured: the config's runtime-path (a path, or a name looked up on
  * PATH), or NULL for the first of runc, crun.  path_env: $PATH (may be
- * NULL).  self: NULL-terminated paths (at most two are used) of this
- * program, e.g. "/proc/self/exe" and the launcher that ran it; a candidate
- * that is the same file as one of them (same device and inode) is skipped.
- * *out is malloc'ed. */
-int rt_lowlevel_find(const char *configured, const char *path_env, const char *const self[], char **out,
+ * NULL).  self: this program ("/proc/self/exe"); a candidate that is the
+ * same file (same device and inode) is skipped.  *out is malloc'ed. */
+int rt_lowlevel_find(const char *configured, const char *path_env, const char *self, char **out,
                      struct ctk_error **err);
 
 /* The low-level runtime's state directory: root (its --root) when given,

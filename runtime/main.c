@@ -4,9 +4,10 @@
  * execs the low-level runtime with the same arguments (minus our leading
  * options).  With the GPU tracker enabled, the GPUs are recorded before the
  * low-level runtime runs, and a delete runs it as a child and releases the
- * GPUs once the container is gone.  It never writes to stdout: stdout belongs to runc.  Installed
- * as amd-container-runtime-full: docker runs the launcher (runtime/launcher/),
- * which execs this program only for calls with something to do. */
+ * GPUs once the container is gone.  A create whose spec names no GPU
+ * variable and no request annotation is handed over before anything else
+ * is read (bundle.h).  It never writes to stdout: stdout belongs to runc. */
+#include <errno.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,10 +33,30 @@ static int fail(const struct rt_args *a, const struct ctk_error *err)
         return rt_report_error(a, msg);
 }
 
+/* The runtime carries no simulator: it reads hosts through the sysfs
+ * backend, a simulated one as a directory (config key root). */
+static int refuse_profile(const char *config, const char *profile, struct ctk_error **err)
+{
+        bool from_env = profile == NULL;
+        if (from_env)
+                profile = getenv("AMD_CTK_PROFILE");
+        if (profile == NULL || profile[0] == '\0')
+                return 0;
+        return ctk_error_set(err, EINVAL,
+                             "%s%s%s: amd-container-runtime carries no simulator: serve the host with "
+                             "'amd-ctk-fakefs mount %s DIR' or write it with 'amd-ctk-fakefs materialize %s DIR', "
+                             "then set \"root\" to DIR in %s",
+                             from_env ? "AMD_CTK_PROFILE=" : config, from_env ? "" : ": \"profile\" is ", profile,
+                             profile, profile, config);
+}
+
 static int load_config(const struct rt_args *a, struct ctk_config *cfg, struct ctk_error **err)
 {
-        const char *path = rt_args_config_file(a);
-        return ctk_config_load(path != NULL ? path : CTK_DEFAULT_CONFIG_PATH, path == NULL, cfg, err);
+        const char *named = rt_args_config_file(a);
+        const char *path = named != NULL ? named : CTK_DEFAULT_CONFIG_PATH;
+        if (ctk_config_load(path, named == NULL, cfg, err) < 0)
+                return -1;
+        return refuse_profile(path, cfg->profile, err);
 }
 
 /* --help, --version: ours on stdout, before the low-level runtime's. */
@@ -85,8 +106,7 @@ int main(int argc, char **argv)
                              a.debug ? CTK_LOG_DEBUG : ctk_log_level_or(cfg.log_level, CTK_LOG_INFO));
 
         _cleanup_free_ char *runtime = NULL;
-        const char *self[] = {"/proc/self/exe", getenv(RT_LAUNCHER_ENV), NULL};
-        int r = rt_lowlevel_find(cfg.runtime_path, getenv("PATH"), self, &runtime, &err);
+        int r = rt_lowlevel_find(cfg.runtime_path, getenv("PATH"), "/proc/self/exe", &runtime, &err);
         if (r == 0 && rt_args_edits_spec(&a))
                 r = rt_create_prepare(&cfg, &a, runtime, &err);
         int status = -1; /* >= 0: the low-level runtime ran as a child; exit with this */

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "backends/open.h"
+#include "backends/sysfs/sysfs.h"
 #include "core/base/base.h"
 #include "job.h"
 #include "policy.h"
@@ -46,7 +46,7 @@ int rt_job_backend(struct rt_job *j, struct ctk_error **err)
 {
         if (j->backend != NULL)
                 return 0;
-        return ctk_backend_open(j->cfg->root, j->cfg->profile, &j->backend, err);
+        return ctk_sysfs_backend_new(j->cfg->root != NULL ? j->cfg->root : "/", &j->backend, err);
 }
 
 int rt_job_discover(struct rt_job *j, struct ctk_error **err)
@@ -89,7 +89,7 @@ static int refuse_names(const struct ctk_strv *names, const struct ctk_strv *var
                              "%s: '%s' is a CDI device name, but the runtime's mode is legacy (config key mode), "
                              "where GPU indices, ranges and UUIDs select GPUs; set mode to auto or cdi to use CDI "
                              "names",
-                             vars->n > 0 ? vars->v[0] : "AMD_VISIBLE_DEVICES", names->v[0]);
+                             vars->n > 0 ? vars->v[0] : CTK_VISIBLE_DEVICES, names->v[0]);
 }
 
 /* The variables of an unprivileged container, when the configuration

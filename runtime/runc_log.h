@@ -18,8 +18,7 @@ char *rt_runc_log_line(const char *format, const char *level, const char *msg, c
 void rt_runc_log_error(const struct rt_args *a, const char *msg);
 
 /* The runtime's one error line, "amd-container-runtime: msg", on stderr and
- * in runc's log (launcher and full runtime alike).  Returns 1, the exit
- * status. */
+ * in runc's log.  Returns 1, the exit status. */
 int rt_report_error(const struct rt_args *a, const char *msg);
 
 #endif

@@ -70,7 +70,7 @@ static bool append_string(json_t *arr, const char *s)
 int rt_tracker_add_release_hook(json_t *spec, const struct ctk_config *cfg, const struct rt_args *a,
                                 struct ctk_error **err)
 {
-        _cleanup_free_ char *ctk = rt_ctk_find(cfg->ctk_path, rt_program_path());
+        _cleanup_free_ char *ctk = rt_ctk_find(cfg->ctk_path, "/proc/self/exe");
         if (ctk == NULL) {
                 ctk_log(CTK_LOG_WARNING, "container %s: no amd-ctk for the GPU release hook (set ctk-path)", a->id);
                 return 0;

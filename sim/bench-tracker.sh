@@ -10,5 +10,5 @@ cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
 MAKE=${MAKE:-make}
 bin="$BUILD/tests/sim/bench/tracker-bench"
-"$MAKE" --no-print-directory -s "$bin"
+"$MAKE" --no-print-directory -s BUILD="$BUILD" "$bin"
 exec "$bin" sim/profiles/mi300x-cpx-x8.json "${1:-1000}" "${2:-200}"

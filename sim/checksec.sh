@@ -2,35 +2,26 @@
 # Checks that programs are built hardened, from what readelf and objdump
 # show, whether the program still has its symbols or was stripped the way
 # the packages strip it:
-#   PIE       the ELF type is DYN and no program interpreter is missing from
-#             most hosts (musl's loader): a PIE, or a static PIE
+#   PIE       the ELF type is DYN: a PIE (the default build's dynamic
+#             programs) or a static PIE (STATIC=1, the packages')
 #   RELRO     a GNU_RELRO segment and BIND_NOW (full RELRO)
 #   NX        the GNU_STACK segment is not executable
 #   SSP       the stack protector: __stack_chk_fail among the symbols or,
 #             stripped (no symbol table), canary reads (%fs:0x28, x86-64)
 #             in the code
 #   FORTIFY   fortified libc calls: a __*_chk symbol or, stripped, glibc's
-#             "buffer overflow detected" failure message; not for the musl
-#             launcher (musl has no fortified functions)
+#             "buffer overflow detected" failure message
 # (In a static program libc's own code counts too, stripped or not.)
 #
-#   sh sim/checksec.sh [--stripped] [--skip CHECK,...] PROGRAM...
+#   sh sim/checksec.sh [--stripped] PROGRAM...
 # One line per program; exits 1 when any check fails, naming it.
 # --stripped also judges a copy of each program stripped as the packages
 # strip them (packaging/debian/strip-programs), on a line of its own
-# ("PROGRAM (stripped): ...").  --skip leaves out checks that cannot hold
-# for these programs (said where the programs are built).
+# ("PROGRAM (stripped): ...").
 set -eu
-skip=, stripped=""
-while [ $# -gt 0 ]; do
-        case $1 in
-        --skip) skip=",$2," && shift 2 ;;
-        --stripped) stripped=1 && shift ;;
-        *) break ;;
-        esac
-done
-[ $# -gt 0 ] || { echo "usage: sh sim/checksec.sh [--stripped] [--skip CHECK,...] PROGRAM..." >&2; exit 2; }
-wanted() { case $skip in *",$1,"*) return 1 ;; esac; }
+stripped=""
+[ "${1:-}" != --stripped ] || { stripped=1 && shift; }
+[ $# -gt 0 ] || { echo "usage: sh sim/checksec.sh [--stripped] PROGRAM..." >&2; exit 2; }
 for t in readelf objdump; do
         command -v $t >/dev/null || { echo "checksec: $t is missing (binutils)" >&2; exit 2; }
 done
@@ -44,19 +35,11 @@ judge() {
         syms=$(readelf -sW "$p" 2>/dev/null || true)
         sections=$(readelf -SW "$p" 2>/dev/null || true)
         echo "$sections" | grep -q ' \.symtab ' && symtab=1
-        if wanted PIE; then
-                if echo "$hdr" | grep -q 'Type: *DYN' && ! echo "$hdr" | grep -q 'interpreter: /lib/ld-musl'; then
-                        have="$have PIE"
-                else
-                        missing="$missing PIE"
-                fi
-        fi
-        if wanted RELRO; then
-                if echo "$hdr" | grep -q 'GNU_RELRO' && echo "$dyn" | grep -q 'BIND_NOW'; then
-                        have="$have RELRO"
-                else
-                        missing="$missing RELRO"
-                fi
+        if echo "$hdr" | grep -q 'Type: *DYN'; then have="$have PIE"; else missing="$missing PIE"; fi
+        if echo "$hdr" | grep -q 'GNU_RELRO' && echo "$dyn" | grep -q 'BIND_NOW'; then
+                have="$have RELRO"
+        else
+                missing="$missing RELRO"
         fi
         if echo "$hdr" | grep 'GNU_STACK' | grep -q 'RWE'; then missing="$missing NX"; else have="$have NX"; fi
         if echo "$syms" | grep -q '__stack_chk_fail' ||
@@ -66,13 +49,11 @@ judge() {
         else
                 missing="$missing SSP"
         fi
-        if wanted FORTIFY; then
-                if echo "$syms" | grep -Eq ' __[a-z0-9_]+_chk(@|$)' ||
-                        { [ -z "$symtab" ] && grep -aq 'buffer overflow detected' "$p"; }; then
-                        have="$have FORTIFY"
-                else
-                        missing="$missing FORTIFY"
-                fi
+        if echo "$syms" | grep -Eq ' __[a-z0-9_]+_chk(@|$)' ||
+                { [ -z "$symtab" ] && grep -aq 'buffer overflow detected' "$p"; }; then
+                have="$have FORTIFY"
+        else
+                missing="$missing FORTIFY"
         fi
         if [ -n "$missing" ]; then
                 echo "$name: not hardened:$missing"

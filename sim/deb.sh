@@ -1,11 +1,13 @@
 #!/bin/sh
 # make deb: builds the two Debian packages from this tree with dpkg-deb:
-#   amd-container-toolkit      amd-ctk, amd-container-runtime (+ libexec),
-#                              man pages, the default config (a conffile),
-#                              the CDI refresh service and its udev rule
+#   amd-container-toolkit      amd-ctk, amd-container-runtime (static PIEs:
+#                              one package for every Debian release), man
+#                              pages, the default config (a conffile), the
+#                              CDI refresh service and its udev rule
 #   amd-container-toolkit-sim  amd-ctk-fakefs
 # into build/deb/ (DEB_DIR), version DEB_VERSION (default: sim/pkg.sh version,
-# the .rpm's too).  Depends come from dpkg-shlibdeps.
+# the .rpm's too).  The programs are the packages' static build (STATIC=1,
+# in PKG_BUILD: sim/pkg.sh stage).  Depends come from dpkg-shlibdeps.
 set -eu
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
@@ -30,7 +32,7 @@ pkg_tree() { # NAME FILE...
                 cp -a "$work/stage/$f" "$root/$f"
                 # programs without debugging symbols (the build tree keeps them), before
                 # Installed-Size is counted
-                case $f in usr/bin/* | usr/libexec/*) sh packaging/debian/strip-programs "$root/$f" ;; esac
+                case $f in usr/bin/*) sh packaging/debian/strip-programs "$root/$f" ;; esac
         done
         cp packaging/debian/copyright "$root/usr/share/doc/$name/copyright"
         printf '%s (%s) unstable; urgency=medium\n\n  * Snapshot of the source tree.\n\n -- amd-container-toolkit developers <amd-container-toolkit@lists.debian.invalid>  %s\n' \
@@ -67,17 +69,14 @@ man() { # PATTERN [EXCLUDE]: the staged man pages, as paths
         done)
 }
 # shellcheck disable=SC2046
-pkg_tree $main usr/bin/amd-ctk usr/bin/amd-container-runtime \
-        usr/libexec/amd-container-toolkit/amd-container-runtime-full \
-        $(man 'amd-c*.1' 'amd-ctk-fakefs*')
+pkg_tree $main usr/bin/amd-ctk usr/bin/amd-container-runtime $(man 'amd-c*.1' 'amd-ctk-fakefs*')
 mkdir -p "$work/$main/etc/amd-container-toolkit" "$work/$main/lib/systemd/system" "$work/$main/lib/udev/rules.d"
 "$work/stage/usr/bin/amd-ctk" --config /nonexistent/config.json config default >"$work/$main/etc/amd-container-toolkit/config.json"
 install -m 0644 packaging/debian/amd-cdi-refresh.service "$work/$main/lib/systemd/system/"
 install -m 0644 packaging/debian/60-amd-cdi-refresh.rules "$work/$main/lib/udev/rules.d/"
 install -m 0755 packaging/debian/postinst packaging/debian/postrm "$work/$main/DEBIAN/"
 install -m 0644 packaging/debian/conffiles "$work/$main/DEBIAN/"
-control packaging/debian/control.in $main "$work/$main/usr/bin/amd-ctk" "$work/$main/usr/bin/amd-container-runtime" \
-        "$work/$main/usr/libexec/amd-container-toolkit/amd-container-runtime-full"
+control packaging/debian/control.in $main "$work/$main/usr/bin/amd-ctk" "$work/$main/usr/bin/amd-container-runtime"
 
 sim=amd-container-toolkit-sim
 # shellcheck disable=SC2046

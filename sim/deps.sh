@@ -16,7 +16,7 @@
 # them once, so an upgrade of the package does not enable them either.
 set -eu
 PKGS="build-essential pkg-config libjansson-dev libyaml-dev libfuse3-dev fuse3 libseccomp-dev libcmocka-dev
-bats lcov busybox-static musl-tools debootstrap lintian cppcheck clang clang-tidy libclang-rt-14-dev docker.io runc containerd podman python3-jsonschema clang-format mandoc"
+bats lcov busybox-static debootstrap lintian cppcheck clang clang-tidy libclang-rt-14-dev docker.io runc containerd podman python3-jsonschema clang-format mandoc"
 # commands the scripts and tests run: jq, file, groff and lexgrog (man
 # pages), git, ip, ps/pgrep/pkill, python3 (tomllib), dpkg-shlibdeps, GNU
 # parallel (bats runs files side by side with it), rpmbuild, rpm, rpm2cpio,

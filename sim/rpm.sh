@@ -31,8 +31,7 @@ sh sim/pkg.sh stage "$stage"
 
 # programs without debugging symbols (the build tree keeps them), man pages
 # compressed
-find "$stage/usr" -type f \( -path "$stage/usr/bin/*" -o -path "$stage/usr/libexec/*" \) \
-        -exec sh packaging/debian/strip-programs {} +
+find "$stage/usr/bin" -type f -exec sh packaging/debian/strip-programs {} +
 find "$stage/usr/share/man" -name '*.1' -exec gzip -9n {} +
 install -d "$stage/etc/amd-container-toolkit" "$stage/usr/lib/systemd/system" \
         "$stage/usr/lib/systemd/system-preset" "$stage/usr/lib/udev/rules.d"
@@ -68,7 +67,6 @@ date=$(LC_ALL=C date -u -d "@$(sh sim/pkg.sh epoch)" '+%a %b %d %Y')
 sed -e "s/@VERSION@/$version/g" -e "s/@RELEASE@/$release/g" -e "s/@DATE@/$date/" \
         -e "s/@JANSSON@/$(upstream libjansson-dev)/" -e "s/@LIBYAML@/$(upstream libyaml-dev)/" \
         -e "s/@LIBSECCOMP@/$(upstream libseccomp-dev)/" -e "s/@GLIBC@/$(upstream libc6-dev)/" \
-        -e "s/@MUSL@/$(upstream musl-dev)/" \
         packaging/rpm/amd-container-toolkit.spec.in >"$work/amd-container-toolkit.spec"
 cp LICENSE README.md "$work/BUILD/"
 cp packaging/debian/copyright "$work/BUILD/copyright"

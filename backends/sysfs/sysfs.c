@@ -14,7 +14,6 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "backends/open.h"
 #include "core/base/base.h"
 
 struct sysfs_ctx {

@@ -5,8 +5,11 @@
 #include "backends/sysfs/resolve.h"
 #include "core/device/device.h"
 
-/* ctk_sysfs_backend_new (declared in backends/open.h) with an explicit
- * resolution mode; tests use CTK_RESOLVE_MANUAL to cover the fallback walk. */
+/* The backend of the host below root ("/": this host). */
+int ctk_sysfs_backend_new(const char *root, struct ctk_backend **out, struct ctk_error **err);
+
+/* ctk_sysfs_backend_new with an explicit resolution mode; tests use
+ * CTK_RESOLVE_MANUAL to cover the fallback walk. */
 int ctk_sysfs_backend_new_mode(const char *root, enum ctk_resolve_mode mode, struct ctk_backend **out,
                                struct ctk_error **err);
 

@@ -104,6 +104,22 @@ ctk_help_commands() {
              in_cmds && /^ +[a-z]/ { sub(/,$/, "", $1); if ($1 != "help") print $1 }'
 }
 
+# ctk_host PROFILE: a simulated host as amd-container-runtime reads it
+# (config key root: it carries no simulator): PROFILE (a file, or the name
+# of one in sim/profiles) written out as a directory tree by
+# amd-ctk-fakefs materialize, once per bats file and profile content (below
+# BATS_FILE_TMPDIR); prints the directory.
+ctk_host() {
+        local p=$1 dir
+        [ -f "$p" ] || p=$PROFILES/$1.json
+        dir=${BATS_FILE_TMPDIR:?ctk_host: in a bats file}/hosts/$(basename "$p" .json)-$(sha1sum <"$p" | cut -c1-12)
+        if [ ! -d "$dir" ]; then
+                mkdir -p "${dir%/*}" && "$CTK_BIN/amd-ctk-fakefs" materialize "$p" "$dir.new" >/dev/null &&
+                        mv "$dir.new" "$dir" || return 1
+        fi
+        printf '%s\n' "$dir"
+}
+
 # ctk_require_built PROGRAM...: each PROGRAM is built (executable), or one
 # line saying which is missing and a non-zero return.
 ctk_require_built() {

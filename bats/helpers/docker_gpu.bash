@@ -9,10 +9,11 @@
 # One private dockerd per file (helpers/dockerd.bash), whose "amd" runtime is
 # registered by `amd-ctk runtime configure --config-path <its daemon.json>`
 # with the runtime argument --amd-config=TOOLKIT_CONFIG. The toolkit
-# configuration tells the runtime which simulated host it runs on: a profile
-# (in-memory backend) or a root directory (a materialized tree). The runtime
-# reads it on every call, so a test switches hosts by rewriting that file,
-# without touching dockerd.
+# configuration tells the runtime which simulated host it runs on: a root
+# directory (the profile materialized, GPU_HOST, or a FUSE mount). The
+# runtime reads it on every call, so a test switches hosts by rewriting that
+# file, without touching dockerd. It logs at the level users have (info): a
+# test that needs the debug lines says so and sets log-level itself.
 #
 # Images: rocm/rocm-terminal (helpers/images.bash), also tagged
 # rocm/dev-ubuntu-24.04 so the README's UUID examples run as written.
@@ -26,7 +27,8 @@
 # (written out from the profile in the test file: an independent oracle).
 
 # gpu_docker_start PROFILE_NAME: starts dockerd, imports the images, writes
-# the toolkit configuration for sim/profiles/PROFILE_NAME.json, runs the
+# the toolkit configuration for sim/profiles/PROFILE_NAME.json (materialized:
+# GPU_HOST), runs the
 # README's `amd-ctk runtime configure` against the private daemon.json and
 # restarts dockerd ("sudo systemctl restart docker").
 gpu_docker_start() {
@@ -44,7 +46,9 @@ gpu_docker_start() {
         export TOOLKIT_CONFIG=$DOCKERD_DIR/toolkit.json
         export TOOLKIT_CDI=$DOCKERD_DIR/cdi
         export RUNTIME_LOG=$DOCKERD_DIR/amd-container-runtime.log
-        toolkit_config profile "$GPU_PROFILE" || return 1
+        GPU_HOST=$(ctk_host "$GPU_PROFILE") || return 1
+        export GPU_HOST
+        toolkit_config root "$GPU_HOST" || return 1
         # the spec of the host, for CDI names: in a private spec directory (TOOLKIT_CDI)
         amd-ctk --profile "$GPU_PROFILE" cdi generate --output "$TOOLKIT_CDI/amd.json" >/dev/null || return 1
         amd-ctk runtime configure --runtime=docker --config-path "$DOCKERD_CONFIG" \
@@ -60,24 +64,24 @@ gpu_docker_stop() {
         dockerd_stop
 }
 
-# toolkit_config KEY VALUE [JSON]: the runtime's configuration: the simulated
-# host (KEY profile or root), a private log file, tracker state directory
-# and CDI spec directory (TOOLKIT_CDI, when set), and the members of JSON (an
-# object).
+# toolkit_config KEY VALUE [JSON]: the runtime's configuration: KEY VALUE
+# (the simulated host: root DIR), a private log file, tracker state
+# directory and CDI spec directory (TOOLKIT_CDI, when set), and the members
+# of JSON (an object).
 toolkit_config() {
         local more=${3:-}
         [ -n "$more" ] || more='{}'
         jq -n --arg k "$1" --arg v "$2" --arg log "$RUNTIME_LOG" --arg state "$DOCKERD_DIR/state" \
                 --arg cdi "${TOOLKIT_CDI:-}" --argjson more "$more" \
-                '{($k): $v, "log-file": $log, "log-level": "debug", "state-dir": $state}
+                '{($k): $v, "log-file": $log, "state-dir": $state}
                  + (if $cdi == "" then {} else {"cdi-spec-dirs": [$cdi]} end) + $more' >"$TOOLKIT_CONFIG"
 }
 
-# gpu_docker_baseline: before each test: the file's profile, and the daemon
+# gpu_docker_baseline: before each test: the file's host, and the daemon
 # configuration as gpu_docker_start left it (amd registered, runc the
 # default), reloaded if a previous test changed it.
 gpu_docker_baseline() {
-        toolkit_config profile "$GPU_PROFILE"
+        toolkit_config root "$GPU_HOST"
         RUNTIME_LOG_START=$( (cat "$RUNTIME_LOG" 2>/dev/null || true) | wc -l)
         if ! cmp -s "$DOCKERD_DIR/daemon.json.baseline" "$DOCKERD_CONFIG"; then
                 cp "$DOCKERD_DIR/daemon.json.baseline" "$DOCKERD_CONFIG"

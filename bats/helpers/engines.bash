@@ -44,7 +44,10 @@
 # The namespace holds a tmpfs /run and /tmp, /proc, /sys and /dev of the
 # host, and, bind-mounted into the root:
 #   /ctk        ENGINES_DIR (daemon.json, sockets, logs, docker's data)
-#   /ctk-build  this build (bin/amd-ctk, bin/amd-container-runtime, libexec/)
+#   /ctk-build  the packages' static build (build/static, brought up to date
+#               first: bin/amd-ctk, bin/amd-container-runtime): the roots
+#               are other Debian releases, without the libraries a program
+#               linked dynamically on this machine needs
 #   /ctk-host   the simulated host (engines_fakefs_mount), served inside
 #   without --deb also: /etc/cdi ENGINES_DIR/cdi; /etc/amd-container-toolkit
 #               ENGINES_DIR/toolkit (its config.json: the simulated host,
@@ -125,6 +128,8 @@ engines_start() {
         ENGINES_ROOT=$(realpath "$ENGINES_ROOT")
         ENGINES_DIR=$(ctk_tmpdir engines) || return 1
         ENGINES_RELEASE=$release ENGINES_CGROUP=$cgroup ENGINES_DEB=
+        local build
+        build=$(engines_static_build) || return 1
         if [ $deb = 1 ]; then
                 ENGINES_DEB=$(engines_deb) || return 1
                 cp "$ENGINES_DEB" "$ENGINES_DIR/" || return 1
@@ -162,7 +167,7 @@ mount --rbind /dev "\$r/dev"
 mount -t tmpfs tmpfs "\$r/run"
 mount -t tmpfs tmpfs "\$r/tmp"
 mount --bind "\$e" "\$r/ctk"
-mount --bind "$(realpath "$CTK_BIN/..")" "\$r/ctk-build"
+mount --bind "$build" "\$r/ctk-build"
 mount --bind "\$e/docker" "\$r/var/lib/docker"
 $binds
 ip link set lo up
@@ -193,6 +198,18 @@ NS
                 engines_stop
                 return 1
         }
+}
+
+# engines_static_build: the packages' build (make STATIC=1, in build/static),
+# made or brought up to date first; prints its directory
+engines_static_build() {
+        local out
+        # (one at a time: test files run side by side share build/static)
+        out=$(sh "$CTK_REPO/sim/pkg.sh" build 2>&1) || {
+                echo "engines: the static build failed: $out" >&2
+                return 1
+        }
+        printf '%s\n' "$CTK_REPO/build/static"
 }
 
 # engines_deb: the amd-container-toolkit package of `make deb` (made, or

@@ -35,7 +35,8 @@ rt_cdi_setup() {
         mkdir -p "$CDI"
         cp -a "$TEMPLATE" "$B"
         "$RT_BIN/amd-ctk" --profile "$RT_PROFILES/$SEED.json" cdi generate --output "$CDI/amd.json" >/dev/null
-        config profile "$RT_PROFILES/$SEED.json"
+        SEED_HOST=$(ctk_host "$SEED")
+        config root "$SEED_HOST"
 }
 
 rt_cdi_teardown() {
@@ -46,7 +47,8 @@ rt_cdi_teardown() {
         fakefs_teardown
 }
 
-# config KEY VALUE [JSON]: the toolkit config: the host (profile or root),
+# config KEY VALUE [JSON]: the toolkit config: the host (root, SEED_HOST: the
+# seed host materialized, or a FUSE mount),
 # the spec directory $CDI, a private log and state, and JSON's members.
 config() {
         jq -n --arg k "$1" --arg v "$2" --arg log "$T/runtime.log" --arg state "$T/state" --arg cdi "$CDI" \

@@ -120,7 +120,7 @@ cluster_node_start() {
         mkdir -p "$d/host" || return 1
         "$CTK_BIN/amd-ctk-fakefs" mount "$profile" "$d/host" --pidfile "$d/fakefs.pid" || return 1
         jq -n --arg root "$d/host" --arg log "$d/runtime.log" --arg state "$d/state" \
-                '{"root": $root, "log-file": $log, "log-level": "debug", "state-dir": $state}' >"$d/toolkit.json"
+                '{"root": $root, "log-file": $log, "state-dir": $state}' >"$d/toolkit.json"
         _cluster_use "$i"
         dockerd_write_config '{}' || return 1
         "$CTK_BIN/amd-ctk" --config "$d/toolkit.json" runtime configure --config-path "$DOCKERD_CONFIG" \
@@ -144,7 +144,7 @@ cluster_engines_node_start() {
         echo "$i" >"$CLUSTER_DIR/engines-node"
         readlink "/proc/$ENGINES_PID/ns/mnt" >"$(_cluster_ids).mntns"
         engines_fakefs_mount "$profile" || return 1
-        echo '{"root": "/ctk-host", "log-file": "/ctk/runtime.log", "log-level": "debug", "state-dir": "/ctk/state"}' \
+        echo '{"root": "/ctk-host", "log-file": "/ctk/runtime.log", "state-dir": "/ctk/state"}' \
                 >"$ENGINES_DIR/toolkit/config.json"
         engines_in /ctk-build/bin/amd-ctk runtime configure --config-path /ctk/daemon.json --set-as-default \
                 --swarm-resources "$@" >"$CLUSTER_DIR/n$i.configure.out" 2>&1 || {

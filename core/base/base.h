@@ -4,8 +4,8 @@
  * scope-bound cleanup helpers, logging, whole-file and atomic file I/O,
  * directory handles, flock, string vectors, program look-up on PATH,
  * strict number parsing, UTF-8, trusted files, messages with their values
- * cut, and the command-line grammar of the programs (parsing, help, man
- * pages).  Uses libc only (the musl launcher links it), and
+ * cut, the command-line grammar of the programs (parsing, help, man
+ * pages), and the names the programs share (names.h).  Uses libc only, and
  * nothing else of core/. */
 #ifndef CTK_BASE_H
 #define CTK_BASE_H
@@ -18,6 +18,7 @@
 #include "flock.h"
 #include "fsdir.h"
 #include "log.h"
+#include "names.h"
 #include "number.h"
 #include "pathsearch.h"
 #include "strv.h"

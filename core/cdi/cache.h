@@ -13,9 +13,6 @@
 
 #include "core/base/base.h"
 
-#define CTK_CDI_STATIC_DIR  "/etc/cdi"
-#define CTK_CDI_DYNAMIC_DIR "/var/run/cdi"
-
 /* A spec file that loaded and passed the checks. */
 struct ctk_cdi_spec {
         char *path;

@@ -14,7 +14,7 @@
 static const char *const pieces[] = {"class", "devices", "bus", "module"};
 
 /* Is dir (absolute, resolved) the mount point of an amd-ctk-fakefs FUSE mount? */
-static bool fakefs_mounted(const char *dir)
+static bool is_simulator_mount(const char *dir)
 {
         _cleanup_fclose_ FILE *f = fopen("/proc/self/mountinfo", "re");
         char line[4096];
@@ -35,7 +35,7 @@ static char *simhost(const char *root)
         if (root == NULL || strcmp(root, "/") == 0)
                 return NULL;
         char *real = realpath(root, NULL);
-        if (real == NULL || strcmp(real, "/") == 0 || strpbrk(real, " \t\n\\") != NULL || !fakefs_mounted(real)) {
+        if (real == NULL || strcmp(real, "/") == 0 || strpbrk(real, " \t\n\\") != NULL || !is_simulator_mount(real)) {
                 free(real);
                 return NULL;
         }

@@ -1,22 +1,8 @@
-/* The toolkit configuration file (see config.h).
- *
- * A JSON object; every key is optional and overrides its default:
- *   root, profile, ctk-path   absolute path or null (= default)
- *   runtime-path              absolute path, command name on PATH, or null
- *   log-file, state-dir       absolute path
- *   log-level                 "error" | "warning" | "info" | "debug"
- *   resource-kinds            array of Docker generic resource kinds
- *   seccomp-numa              true | false
- *   cdi-spec-dirs             non-empty array of absolute paths
- *   cdi-refresh               true | false
- *   mode                      "auto" | "cdi" | "legacy"
- *   cdi-refresh-on-stale      true | false
- *   accept-visible-devices-envvar-when-unprivileged   true | false
- *   cdi-annotation-prefixes   array of annotation key prefixes (may be empty)
- *   cdi-kinds                 array of CDI kinds vendor/class, or "*" (may be empty)
- * Unknown keys, duplicate keys and wrong types are errors reported as
- * FILE:LINE:COLUMN: what.  An empty (or blank) file means all defaults. */
-#include "config.h"
+/* Reading the toolkit configuration file with jansson, and writing it (see
+ * config.h; its keys: fields.h).  Unknown keys, duplicate keys and wrong
+ * types are errors reported as FILE:LINE:COLUMN: what.  An empty (or
+ * blank) file means all defaults. */
+#include "fields.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -37,46 +23,6 @@ struct where {
         struct ctk_error **err;
 };
 
-/* One member of the document as a ctk_config_value; the element arrays are
- * malloc'ed (freed by value_clear). */
-static int value_of(const json_t *v, struct ctk_config_value *out)
-{
-        *out = (struct ctk_config_value){.kind = CTK_CONFIG_V_OTHER, .type = ctk_json_type_name(v)};
-        if (json_is_null(v)) {
-                out->kind = CTK_CONFIG_V_NULL;
-        } else if (json_is_boolean(v)) {
-                out->kind = CTK_CONFIG_V_BOOL;
-                out->b = json_is_true(v);
-        } else if (json_is_string(v)) {
-                out->kind = CTK_CONFIG_V_STRING;
-                out->s = json_string_value(v);
-        } else if (json_is_array(v)) {
-                out->kind = CTK_CONFIG_V_ARRAY;
-                out->n = json_array_size(v);
-                const char **elems = calloc(out->n + 1, sizeof(*elems));
-                const char **types = calloc(out->n + 1, sizeof(*types));
-                if (elems == NULL || types == NULL) {
-                        free(elems);
-                        free(types);
-                        return -1;
-                }
-                for (size_t i = 0; i < out->n; i++) {
-                        const json_t *e = json_array_get(v, i);
-                        elems[i] = json_string_value(e); /* NULL when not a string */
-                        types[i] = ctk_json_type_name(e);
-                }
-                out->elems = elems;
-                out->elem_types = types;
-        }
-        return 0;
-}
-
-static void value_clear(struct ctk_config_value *v)
-{
-        free((void *)v->elems);
-        free((void *)v->elem_types);
-}
-
 /* Turns the positionless *inner into "NAME:LINE:COLUMN: <message>" for the
  * member `key` (its element `index`, unless SIZE_MAX), or the whole document
  * (key NULL). */
@@ -93,44 +39,54 @@ static int fail_at(const struct where *w, const char *key, size_t index, struct 
         return ctk_error_prefix(w->err, "%s:%d:%d", w->name, pos.line, pos.column);
 }
 
-int ctk_config_parse(const char *text, size_t len, const char *name, struct ctk_config *out, struct ctk_error **err)
+/* The members of the document w->text over *c. */
+static int read_members(const struct ctk_config_table *t, const struct where *w, struct ctk_config *c)
 {
-        _cleanup_config_ struct ctk_config c = {0};
-        if (ctk_config_defaults(&c, err) < 0)
+        json_error_t jerr;
+        _cleanup_json_ json_t *doc = json_loadb(w->text, w->len, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &jerr);
+        if (doc == NULL)
+                return ctk_error_set(w->err, EINVAL, "%s:%d:%d: %s", w->name, jerr.line, jerr.column, jerr.text);
+        _cleanup_error_ struct ctk_error *inner = NULL;
+        if (!json_is_object(doc)) {
+                ctk_error_set(&inner, EINVAL, "the configuration must be a JSON object, not %s",
+                              ctk_json_type_name(doc));
+                return fail_at(w, NULL, 0, inner);
+        }
+        const char *key;
+        json_t *v;
+        json_object_foreach(doc, key, v)
+        {
+                size_t at;
+                if (ctk_config_table_set(t, c, key, v, &at, &inner) < 0)
+                        return fail_at(w, key, at, inner);
+        }
+        return 0;
+}
+
+int ctk_config_table_parse(const struct ctk_config_table *t, const char *text, size_t len, const char *name,
+                           struct ctk_config *c, struct ctk_error **err)
+{
+        if (ctk_config_table_defaults(t, c, err) < 0)
                 return -1;
         const struct where w = {text, len, name, err};
-        if (!ctk_json_text_is_blank(text, len)) {
-                json_error_t jerr;
-                _cleanup_json_ json_t *doc = json_loadb(text, len, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &jerr);
-                if (doc == NULL)
-                        return ctk_error_set(err, EINVAL, "%s:%d:%d: %s", name, jerr.line, jerr.column, jerr.text);
-                if (!json_is_object(doc)) {
-                        _cleanup_error_ struct ctk_error *inner = NULL;
-                        ctk_error_set(&inner, EINVAL, "the configuration must be a JSON object, not %s",
-                                      ctk_json_type_name(doc));
-                        return fail_at(&w, NULL, 0, inner);
-                }
-                const char *key;
-                json_t *v;
-                json_object_foreach(doc, key, v)
-                {
-                        struct ctk_config_value cv;
-                        if (value_of(v, &cv) < 0)
-                                return ctk_error_set(err, ENOMEM, "out of memory");
-                        _cleanup_error_ struct ctk_error *inner = NULL;
-                        size_t at;
-                        int r = ctk_config_set(&c, key, &cv, &at, &inner);
-                        value_clear(&cv);
-                        if (r < 0)
-                                return fail_at(&w, key, at, inner);
-                }
-        }
         _cleanup_error_ struct ctk_error *inner = NULL;
         const char *key;
-        if (ctk_config_finish(&c, &key, &inner) < 0)
-                return fail_at(&w, key, SIZE_MAX, inner);
+        int r = 0;
+        if (!ctk_json_text_is_blank(text, len))
+                r = read_members(t, &w, c);
+        if (r == 0 && ctk_config_finish(c, &key, &inner) < 0)
+                r = fail_at(&w, key, SIZE_MAX, inner);
+        if (r < 0)
+                ctk_config_table_clear(t, c);
+        return r;
+}
+
+int ctk_config_parse(const char *text, size_t len, const char *name, struct ctk_config *out, struct ctk_error **err)
+{
+        struct ctk_config c; /* *out stays as it was on failure */
+        if (ctk_config_table_parse(&ctk_config_keys, text, len, name, &c, err) < 0)
+                return -1;
         *out = c;
-        c = (struct ctk_config){0};
         return 0;
 }
 
@@ -166,15 +122,13 @@ static int add_list(json_t *o, const char *key, const struct ctk_strv *l)
         return json_object_set_new(o, key, a);
 }
 
-char *ctk_config_dump(const struct ctk_config *c)
+char *ctk_config_table_dump(const struct ctk_config_table *t, const struct ctk_config *c)
 {
         _cleanup_json_ json_t *o = json_object();
         if (o == NULL)
                 return NULL;
-        size_t n;
-        const struct ctk_config_field *fields = ctk_config_fields(&n);
-        for (size_t i = 0; i < n; i++) {
-                const struct ctk_config_field *f = &fields[i];
+        for (size_t i = 0; i < t->n; i++) {
+                const struct ctk_config_field *f = &t->fields[i];
                 const void *m = (const char *)c + f->offset;
                 int r;
                 if (f->kind == CTK_CONFIG_F_BOOL)
@@ -193,4 +147,9 @@ char *ctk_config_dump(const struct ctk_config *c)
         if (asprintf(&withnl, "%s\n", s) < 0)
                 return NULL;
         return withnl;
+}
+
+char *ctk_config_dump(const struct ctk_config *c)
+{
+        return ctk_config_table_dump(&ctk_config_keys, c);
 }

@@ -1,7 +1,6 @@
 /* The keys of the toolkit configuration file, their defaults and their
- * checks (see config.h), apart from any JSON library: config.c feeds it
- * what jansson parsed, the runtime launcher what its own scanner read. */
-#include "config.h"
+ * checks: the table of fields.h and what follows from it. */
+#include "fields.h"
 
 #include <errno.h>
 #include <stddef.h>
@@ -9,33 +8,39 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define DEFAULT_LOG_FILE  "/var/log/amd-container-runtime.log"
-#define DEFAULT_LOG_LEVEL "info"
-#define DEFAULT_STATE_DIR "/var/lib/amd-container-toolkit"
+#include "core/json/json.h"
 
 #define AT(member) offsetof(struct ctk_config, member)
+/* clang-format off */
+#define STRING(k, kind_, m, d) {.key = (k), .kind = (kind_), .offset = AT(m), .def = (d)}
+#define BOOLEAN(k, m, d)       {.key = (k), .kind = CTK_CONFIG_F_BOOL, .offset = AT(m), .def_bool = (d)}
+#define LIST(k, kind_, m, ...) {.key = (k), .kind = (kind_), .offset = AT(m), \
+                                .def_list = (const char *const[]){__VA_ARGS__, NULL}}
+/* clang-format on */
 
 /* In the order `amd-ctk config default` prints them. */
 static const struct ctk_config_field fields[] = {
-    {"root", CTK_CONFIG_F_PATH, true, AT(root)},
-    {"profile", CTK_CONFIG_F_PATH, true, AT(profile)},
-    {"runtime-path", CTK_CONFIG_F_PROGRAM, true, AT(runtime_path)},
-    {"log-file", CTK_CONFIG_F_PATH, false, AT(log_file)},
-    {"log-level", CTK_CONFIG_F_LEVEL, false, AT(log_level)},
-    {"state-dir", CTK_CONFIG_F_PATH, false, AT(state_dir)},
-    {"resource-kinds", CTK_CONFIG_F_KINDS, false, AT(resource_kinds)},
-    {"seccomp-numa", CTK_CONFIG_F_BOOL, false, AT(seccomp_numa)},
-    {"ctk-path", CTK_CONFIG_F_PATH, true, AT(ctk_path)},
-    {"cdi-spec-dirs", CTK_CONFIG_F_DIRS, false, AT(cdi_spec_dirs)},
-    {"cdi-refresh", CTK_CONFIG_F_BOOL, false, AT(cdi_refresh)},
-    {"mode", CTK_CONFIG_F_MODE, false, AT(mode)},
-    {"cdi-refresh-on-stale", CTK_CONFIG_F_BOOL, false, AT(cdi_refresh_on_stale)},
-    {"accept-visible-devices-envvar-when-unprivileged", CTK_CONFIG_F_BOOL, false, AT(accept_env_unprivileged)},
-    {"cdi-annotation-prefixes", CTK_CONFIG_F_PREFIXES, false, AT(cdi_annotation_prefixes)},
-    {"cdi-kinds", CTK_CONFIG_F_CDI_KINDS, false, AT(cdi_kinds)},
+    STRING("root", CTK_CONFIG_F_PATH, root, NULL),
+    STRING("profile", CTK_CONFIG_F_PATH, profile, NULL),
+    STRING("runtime-path", CTK_CONFIG_F_PROGRAM, runtime_path, NULL),
+    STRING("log-file", CTK_CONFIG_F_PATH, log_file, CTK_DEFAULT_LOG_FILE),
+    STRING("log-level", CTK_CONFIG_F_LEVEL, log_level, "info"),
+    STRING("state-dir", CTK_CONFIG_F_PATH, state_dir, CTK_DEFAULT_STATE_DIR),
+    LIST("resource-kinds", CTK_CONFIG_F_KINDS, resource_kinds, "AMD_GPU", "GPU"),
+    BOOLEAN("seccomp-numa", seccomp_numa, true),
+    STRING("ctk-path", CTK_CONFIG_F_PATH, ctk_path, NULL),
+    LIST("cdi-spec-dirs", CTK_CONFIG_F_DIRS, cdi_spec_dirs, CTK_CDI_STATIC_DIR, CTK_CDI_DYNAMIC_DIR),
+    BOOLEAN("cdi-refresh", cdi_refresh, true),
+    STRING("mode", CTK_CONFIG_F_MODE, mode, "auto"),
+    BOOLEAN("cdi-refresh-on-stale", cdi_refresh_on_stale, false),
+    BOOLEAN("accept-visible-devices-envvar-when-unprivileged", accept_env_unprivileged, true),
+    LIST("cdi-annotation-prefixes", CTK_CONFIG_F_PREFIXES, cdi_annotation_prefixes, CTK_CDI_ANNOTATION_PREFIX),
+    LIST("cdi-kinds", CTK_CONFIG_F_CDI_KINDS, cdi_kinds, CTK_CDI_DEFAULT_KIND),
 };
 #define NFIELDS (sizeof(fields) / sizeof(fields[0]))
 _Static_assert(NFIELDS <= 32, "struct ctk_config's given has a bit per key");
+
+const struct ctk_config_table ctk_config_keys = {fields, NFIELDS};
 
 static const char *const log_levels[] = {"error", "warning", "info", "debug", NULL};
 static const char *const modes[] = {"auto", "cdi", "legacy", NULL}; /* in enum ctk_config_mode order */
@@ -48,51 +53,71 @@ enum ctk_config_mode ctk_config_mode_of(const struct ctk_config *c)
         return CTK_MODE_AUTO;
 }
 
-const struct ctk_config_field *ctk_config_fields(size_t *n)
-{
-        *n = NFIELDS;
-        return fields;
-}
-
 static void *member(struct ctk_config *c, const struct ctk_config_field *f)
 {
         return (char *)c + f->offset;
 }
 
+bool ctk_config_field_is_list(const struct ctk_config_field *f)
+{
+        return f->kind >= CTK_CONFIG_F_KINDS;
+}
+
+/* Empties f's member of c, freeing what it held when owned. */
+static void reset(struct ctk_config *c, const struct ctk_config_field *f, bool owned)
+{
+        void *m = member(c, f);
+        if (f->kind == CTK_CONFIG_F_BOOL) {
+                *(bool *)m = false;
+        } else if (ctk_config_field_is_list(f)) {
+                if (owned)
+                        ctk_strv_clear(m);
+                *(struct ctk_strv *)m = (struct ctk_strv){0};
+        } else {
+                if (owned)
+                        free(*(char **)m);
+                *(char **)m = NULL;
+        }
+}
+
+void ctk_config_table_clear(const struct ctk_config_table *t, struct ctk_config *c)
+{
+        for (size_t i = 0; i < t->n; i++)
+                reset(c, &t->fields[i], true);
+        c->given = 0;
+}
+
 void ctk_config_clear(struct ctk_config *c)
 {
-        free(c->root);
-        free(c->profile);
-        free(c->runtime_path);
-        free(c->log_file);
-        free(c->log_level);
-        free(c->state_dir);
-        ctk_strv_clear(&c->resource_kinds);
-        free(c->ctk_path);
-        ctk_strv_clear(&c->cdi_spec_dirs);
-        free(c->mode);
-        ctk_strv_clear(&c->cdi_annotation_prefixes);
-        ctk_strv_clear(&c->cdi_kinds);
-        *c = (struct ctk_config){0};
+        ctk_config_table_clear(&ctk_config_keys, c);
+}
+
+int ctk_config_table_defaults(const struct ctk_config_table *t, struct ctk_config *c, struct ctk_error **err)
+{
+        for (size_t i = 0; i < t->n; i++)
+                reset(c, &t->fields[i], false); /* (what *c held is not ours to free) */
+        c->given = 0;
+        for (size_t i = 0; i < t->n; i++) {
+                const struct ctk_config_field *f = &t->fields[i];
+                bool ok = true;
+                if (f->kind == CTK_CONFIG_F_BOOL)
+                        *(bool *)member(c, f) = f->def_bool;
+                else if (ctk_config_field_is_list(f))
+                        for (size_t k = 0; ok && f->def_list[k] != NULL; k++)
+                                ok = ctk_strv_push(member(c, f), f->def_list[k]) == 0;
+                else if (f->def != NULL)
+                        ok = (*(char **)member(c, f) = strdup(f->def)) != NULL;
+                if (!ok) {
+                        ctk_config_table_clear(t, c);
+                        return ctk_error_set(err, ENOMEM, "out of memory");
+                }
+        }
+        return 0;
 }
 
 int ctk_config_defaults(struct ctk_config *out, struct ctk_error **err)
 {
-        _cleanup_config_ struct ctk_config c = {0};
-        c.seccomp_numa = true;
-        c.cdi_refresh = true;
-        c.accept_env_unprivileged = true;
-        if ((c.log_file = strdup(DEFAULT_LOG_FILE)) == NULL || (c.log_level = strdup(DEFAULT_LOG_LEVEL)) == NULL ||
-            (c.state_dir = strdup(DEFAULT_STATE_DIR)) == NULL || (c.mode = strdup("auto")) == NULL ||
-            ctk_strv_push(&c.resource_kinds, "AMD_GPU") < 0 || ctk_strv_push(&c.resource_kinds, "GPU") < 0 ||
-            ctk_strv_push(&c.cdi_spec_dirs, "/etc/cdi") < 0 || ctk_strv_push(&c.cdi_spec_dirs, "/var/run/cdi") < 0 ||
-            ctk_strv_push(&c.cdi_annotation_prefixes, "cdi.k8s.io/") < 0 ||
-            ctk_strv_push(&c.cdi_kinds, "amd.com/gpu") < 0)
-                return ctk_error_set(err, ENOMEM, "out of memory");
-        *out = c;
-        // NOLINTNEXTLINE(clang-analyzer-deadcode.DeadStores): c is read by its cleanup attribute
-        c = (struct ctk_config){0};
-        return 0;
+        return ctk_config_table_defaults(&ctk_config_keys, out, err);
 }
 
 static bool is_kind_char(char c)
@@ -205,28 +230,24 @@ static int check_string(const struct ctk_config_field *f, const char *s, struct 
         return 0;
 }
 
-bool ctk_config_field_is_list(const struct ctk_config_field *f)
+static int set_list(const struct ctk_config_field *f, const json_t *v, struct ctk_strv *out, size_t *at,
+                    struct ctk_error **err)
 {
-        return f->kind == CTK_CONFIG_F_KINDS || f->kind == CTK_CONFIG_F_DIRS || f->kind == CTK_CONFIG_F_PREFIXES ||
-               f->kind == CTK_CONFIG_F_CDI_KINDS;
-}
-
-static int set_list(const struct ctk_config_field *f, const struct ctk_config_value *v, struct ctk_strv *out,
-                    size_t *at, struct ctk_error **err)
-{
-        if (v->kind != CTK_CONFIG_V_ARRAY)
-                return ctk_error_set(err, EINVAL, "\"%s\" must be an array of strings, not %s", f->key, v->type);
-        if (f->kind == CTK_CONFIG_F_DIRS && v->n == 0)
+        if (!json_is_array(v))
+                return ctk_error_set(err, EINVAL, "\"%s\" must be an array of strings, not %s", f->key,
+                                     ctk_json_type_name(v));
+        if (f->kind == CTK_CONFIG_F_DIRS && json_array_size(v) == 0)
                 return ctk_error_set(err, EINVAL, "\"%s\" must name at least one directory", f->key);
         _cleanup_strv_ struct ctk_strv list = {0};
-        for (size_t i = 0; i < v->n; i++) {
+        for (size_t i = 0; i < json_array_size(v); i++) {
                 *at = i;
-                if (v->elems[i] == NULL)
+                const json_t *e = json_array_get(v, i);
+                if (!json_is_string(e))
                         return ctk_error_set(err, EINVAL, "\"%s\" must be an array of strings, not contain %s", f->key,
-                                             v->elem_types[i]);
-                if (check_string(f, v->elems[i], err) < 0)
+                                             ctk_json_type_name(e));
+                if (check_string(f, json_string_value(e), err) < 0)
                         return -1;
-                if (ctk_strv_push(&list, v->elems[i]) < 0)
+                if (ctk_strv_push(&list, json_string_value(e)) < 0)
                         return ctk_error_set(err, ENOMEM, "out of memory");
         }
         *at = SIZE_MAX;
@@ -236,37 +257,31 @@ static int set_list(const struct ctk_config_field *f, const struct ctk_config_va
         return 0;
 }
 
-static const struct ctk_config_field *find_field(const char *key)
-{
-        for (size_t i = 0; i < NFIELDS; i++)
-                if (strcmp(fields[i].key, key) == 0)
-                        return &fields[i];
-        return NULL;
-}
-
-static int set_field(struct ctk_config *c, const struct ctk_config_field *f, const struct ctk_config_value *v,
-                     size_t *at, struct ctk_error **err)
+static int set_field(struct ctk_config *c, const struct ctk_config_field *f, const json_t *v, size_t *at,
+                     struct ctk_error **err)
 {
         if (f->kind == CTK_CONFIG_F_BOOL) {
-                if (v->kind != CTK_CONFIG_V_BOOL)
-                        return ctk_error_set(err, EINVAL, "\"%s\" must be true or false, not %s", f->key, v->type);
-                *(bool *)member(c, f) = v->b;
+                if (!json_is_boolean(v))
+                        return ctk_error_set(err, EINVAL, "\"%s\" must be true or false, not %s", f->key,
+                                             ctk_json_type_name(v));
+                *(bool *)member(c, f) = json_is_true(v);
                 return 0;
         }
         if (ctk_config_field_is_list(f))
                 return set_list(f, v, member(c, f), at, err);
         char **slot = member(c, f);
-        if (v->kind == CTK_CONFIG_V_NULL && f->nullable) {
+        bool nullable = f->def == NULL;
+        if (json_is_null(v) && nullable) {
                 free(*slot);
                 *slot = NULL;
                 return 0;
         }
-        if (v->kind != CTK_CONFIG_V_STRING)
+        if (!json_is_string(v))
                 return ctk_error_set(err, EINVAL, "\"%s\" must be a string%s, not %s", f->key,
-                                     f->nullable ? " or null" : "", v->type);
-        if (check_string(f, v->s, err) < 0)
+                                     nullable ? " or null" : "", ctk_json_type_name(v));
+        if (check_string(f, json_string_value(v), err) < 0)
                 return -1;
-        char *copy = strdup(v->s);
+        char *copy = strdup(json_string_value(v));
         if (copy == NULL)
                 return ctk_error_set(err, ENOMEM, "out of memory");
         free(*slot);
@@ -274,28 +289,40 @@ static int set_field(struct ctk_config *c, const struct ctk_config_field *f, con
         return 0;
 }
 
-int ctk_config_set(struct ctk_config *c, const char *key, const struct ctk_config_value *v, size_t *at,
-                   struct ctk_error **err)
+static const struct ctk_config_field *find_field(const struct ctk_config_table *t, const char *key)
+{
+        for (size_t i = 0; i < t->n; i++)
+                if (strcmp(t->fields[i].key, key) == 0)
+                        return &t->fields[i];
+        return NULL;
+}
+
+/* "unknown key \"KEY\" (known keys: a, b, ...)" (each key a value of its own:
+ * the list is longer than the cut of one) */
+static int unknown_key(const struct ctk_config_table *t, const char *key, struct ctk_error **err)
+{
+        ctk_error_set(err, EINVAL, "unknown key \"%s\" (known keys:", key);
+        for (size_t i = 0; i < t->n; i++)
+                ctk_error_suffix(err, "%s %s", i > 0 ? "," : "", t->fields[i].key);
+        return ctk_error_suffix(err, ")");
+}
+
+int ctk_config_table_set(const struct ctk_config_table *t, struct ctk_config *c, const char *key, const json_t *v,
+                         size_t *at, struct ctk_error **err)
 {
         *at = SIZE_MAX;
-        const struct ctk_config_field *f = find_field(key);
+        const struct ctk_config_field *f = find_field(t, key);
         if (f == NULL)
-                return ctk_error_set(
-                    err, EINVAL,
-                    "unknown key \"%s\" (known keys: root, profile, runtime-path, log-file, "
-                    "log-level, state-dir, resource-kinds, seccomp-numa, ctk-path, cdi-spec-dirs, cdi-refresh, mode, "
-                    "cdi-refresh-on-stale, accept-visible-devices-envvar-when-unprivileged, cdi-annotation-prefixes, "
-                    "cdi-kinds)",
-                    key);
+                return unknown_key(t, key, err);
         if (set_field(c, f, v, at, err) < 0)
                 return -1;
-        c->given |= 1U << (f - fields);
+        c->given |= 1U << (f - t->fields);
         return 0;
 }
 
 bool ctk_config_given(const struct ctk_config *c, const char *key)
 {
-        const struct ctk_config_field *f = find_field(key);
+        const struct ctk_config_field *f = find_field(&ctk_config_keys, key);
         return f != NULL && (c->given & (1U << (f - fields))) != 0;
 }
 

@@ -325,22 +325,26 @@ void ctk_selection_clear(struct ctk_selection *s)
         *s = (struct ctk_selection){.kind = CTK_SELECT_UNSET};
 }
 
-#define RESOURCE_PREFIX "DOCKER_RESOURCE_"
-
-/* True if the NAME of "NAME=value" is AMD_VISIBLE_DEVICES or
- * DOCKER_RESOURCE_<kind> for one of kinds (kinds compared ignoring case, as
- * Docker upper-cases the kind in the variable name). */
+/* True if the NAME of "NAME=value" is one of the selection variables
+ * (names.h): AMD_VISIBLE_DEVICES, or DOCKER_RESOURCE_<kind> for one of
+ * kinds (compared ignoring case, as Docker upper-cases the kind in the
+ * variable name). */
 static bool is_selection_var(const char *entry, size_t name_len, const char *const *kinds)
 {
-        static const char avd[] = "AMD_VISIBLE_DEVICES";
-        if (name_len == sizeof(avd) - 1 && strncmp(entry, avd, name_len) == 0)
-                return true;
-        size_t plen = sizeof(RESOURCE_PREFIX) - 1;
-        if (kinds == NULL || name_len <= plen || strncmp(entry, RESOURCE_PREFIX, plen) != 0)
-                return false;
-        for (size_t k = 0; kinds[k] != NULL; k++)
-                if (strlen(kinds[k]) == name_len - plen && strncasecmp(entry + plen, kinds[k], name_len - plen) == 0)
-                        return true;
+        for (const struct ctk_selection_variable *v = ctk_selection_variables; v->name != NULL; v++) {
+                size_t plen = strlen(v->name);
+                if (!v->kinds) {
+                        if (name_len == plen && strncmp(entry, v->name, plen) == 0)
+                                return true;
+                        continue;
+                }
+                if (kinds == NULL || name_len <= plen || strncmp(entry, v->name, plen) != 0)
+                        continue;
+                for (size_t k = 0; kinds[k] != NULL; k++)
+                        if (strlen(kinds[k]) == name_len - plen &&
+                            strncasecmp(entry + plen, kinds[k], name_len - plen) == 0)
+                                return true;
+        }
         return false;
 }
 

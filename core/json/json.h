@@ -4,15 +4,12 @@
  * without building jansson values: the tracker state, runc's log lines), the
  * position finder that turns a path in a parsed document into
  * file:line:column for messages (locate.h), and jansson conveniences
- * (util.h).  Uses core/base.  Built with CTK_LIBC_ONLY (the musl launcher,
- * which has no jansson) only the writer is declared. */
+ * (util.h).  Uses core/base. */
 #ifndef CTK_JSON_H
 #define CTK_JSON_H
 
 #include "locate.h"
 #include "text.h"
-#ifndef CTK_LIBC_ONLY
 #include "util.h"
-#endif
 
 #endif

@@ -1,5 +1,5 @@
 /* Writing JSON text by hand: a growable output buffer and JSON string
- * escaping.  libc only (no jansson): the launcher links it too. */
+ * escaping. */
 #ifndef CTK_JSON_TEXT_H
 #define CTK_JSON_TEXT_H
 

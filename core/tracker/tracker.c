@@ -17,7 +17,7 @@ int ctk_tracker_new(const struct ctk_tracker_opts *opts, struct ctk_tracker **ou
         struct ctk_tracker *t = calloc(1, sizeof(*t));
         if (t == NULL)
                 return ctk_error_set(err, ENOMEM, "out of memory");
-        const char *dir = opts->state_dir != NULL ? opts->state_dir : CTK_TRACKER_DEFAULT_STATE_DIR;
+        const char *dir = opts->state_dir != NULL ? opts->state_dir : CTK_DEFAULT_STATE_DIR;
         if (ctk_tracker_paths_init(&t->paths, dir, err) < 0) {
                 free(t);
                 return -1;

@@ -1,8 +1,7 @@
 /* core/tracker: the GPU tracker: which containers use which GPUs, and which
  * GPUs are exclusive (at most one container) or shared; its state file, the
  * lock, allocation, release and reconciliation with the host.  Uses
- * core/base, core/json and core/device; its headers are libc-only (the
- * launcher reads the marker file's name).
+ * core/base, core/json and core/device.
  *
  * Every operation that reads and changes the state does so under one flock
  * (tracker_file.h), so concurrent container creates never grant an
@@ -31,11 +30,10 @@
 #include "state.h"
 #include "topology.h"
 
-#define CTK_TRACKER_DEFAULT_STATE_DIR "/var/lib/amd-container-toolkit"
-#define CTK_TRACKER_LOCK_TIMEOUT_MS   10000
+#define CTK_TRACKER_LOCK_TIMEOUT_MS 10000
 
 struct ctk_tracker_opts {
-        const char *state_dir;        /* NULL = CTK_TRACKER_DEFAULT_STATE_DIR */
+        const char *state_dir;        /* NULL = CTK_DEFAULT_STATE_DIR */
         const char *boot_id_path;     /* NULL = /proc/sys/kernel/random/boot_id */
         const char *proc_dir;         /* NULL = /proc (creating-process liveness) */
         unsigned int lock_timeout_ms; /* 0 = CTK_TRACKER_LOCK_TIMEOUT_MS */

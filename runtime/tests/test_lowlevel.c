@@ -69,7 +69,7 @@ static char *find_ok(const char *configured, const char *path_env)
         _cleanup_free_ char *self = scratch_path(dir, "self/amd-container-runtime");
         char *out = NULL;
         _cleanup_error_ struct ctk_error *err = NULL;
-        if (rt_lowlevel_find(configured, path_env, (const char *const[]){self, NULL}, &out, &err) < 0)
+        if (rt_lowlevel_find(configured, path_env, self, &out, &err) < 0)
                 fail_msg("unexpected error: %s", err->msg);
         return out;
 }
@@ -79,7 +79,7 @@ static char *find_err(const char *configured, const char *path_env)
         _cleanup_free_ char *self = scratch_path(dir, "self/amd-container-runtime");
         char *out = NULL;
         struct ctk_error *err = NULL;
-        assert_int_equal(rt_lowlevel_find(configured, path_env, (const char *const[]){self, NULL}, &out, &err), -1);
+        assert_int_equal(rt_lowlevel_find(configured, path_env, self, &out, &err), -1);
         assert_null(out);
         char *msg = strdup(err->msg);
         ctk_error_free(err);
@@ -123,23 +123,6 @@ static void test_skips_self_and_non_executables(void **state)
         assert_found(find_ok(NULL, p1), "b/runc");
         _cleanup_free_ char *p2 = pathenv("d", "b"); /* d/runc is not executable */
         assert_found(find_ok(NULL, p2), "b/runc");
-}
-
-/* The full runtime is given the launcher's path as well: a runc that is
- * the launcher is skipped too. */
-static void test_skips_the_launcher_too(void **state)
-{
-        (void)state;
-        _cleanup_free_ char *p = pathenv("a", "b");
-        _cleanup_free_ char *full = scratch_path(dir, "b/rt-test-runtime");
-        _cleanup_free_ char *launcher = scratch_path(dir, "a/runc");
-        char *out = NULL;
-        _cleanup_error_ struct ctk_error *err = NULL;
-        assert_int_equal(rt_lowlevel_find(NULL, p, (const char *const[]){full, launcher, NULL}, &out, &err), 0);
-        assert_found(out, "b/runc");
-        _cleanup_error_ struct ctk_error *err2 = NULL;
-        assert_int_equal(rt_lowlevel_find(launcher, p, (const char *const[]){full, launcher, NULL}, &out, &err2), -1);
-        assert_non_null(strstr(err2->msg, "is amd-container-runtime itself"));
 }
 
 static void test_crun_fallback(void **state)
@@ -230,7 +213,6 @@ int main(void)
         const struct CMUnitTest tests[] = {
             cmocka_unit_test(test_path_order),
             cmocka_unit_test(test_skips_self_and_non_executables),
-            cmocka_unit_test(test_skips_the_launcher_too),
             cmocka_unit_test(test_crun_fallback),
             cmocka_unit_test(test_configured),
             cmocka_unit_test(test_relative_path_entries_ignored),

@@ -25,18 +25,20 @@ row() {
                 "$(awk -v a="$ms_" -v b="$mb" 'BEGIN { printf "%.3f", a / b }')"
 }
 
-# runc_row LABEL BASE-KEY SHIM-KEY: one line of the first table; the
-# create + delete difference in $added (us).
+# runc_row LABEL BASE-KEY SHIM-KEY: one line of the first table (with the
+# ratio of the keys' -cpu samples too); the create + delete difference in
+# $added (us).
 runc_row() {
         local label=$1 base=$2 shim=$3
         local mb ms_
         mb=$(median "$base")
         ms_=$(median "$shim")
         added=$((ms_ - mb))
-        printf '%-34s %8s %8s %8s %8s %8s %7s\n' "$label" "$(ms "$(median "$base-create")")" \
+        printf '%-34s %8s %8s %8s %8s %8s %7s %7s\n' "$label" "$(ms "$(median "$base-create")")" \
                 "$(ms "$(median "$shim-create")")" "$(ms "$(median "$base-delete")")" \
                 "$(ms "$(median "$shim-delete")")" "$(ms "$added")" \
-                "$(awk -v a="$ms_" -v b="$mb" 'BEGIN { printf "%.3f", a / b }')"
+                "$(awk -v a="$ms_" -v b="$mb" 'BEGIN { printf "%.3f", a / b }')" \
+                "$(awk -v a="$(median "$shim-cpu")" -v b="$(median "$base-cpu")" 'BEGIN { printf "%.3f", a / b }')"
 }
 
 # mode_row LABEL KEY BASE-KEY LEGACY-KEY: a line of the modes' table: what

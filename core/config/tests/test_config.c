@@ -1,4 +1,4 @@
-/* Unit tests of the configuration file (core/config.c). */
+/* Unit tests of the configuration file (core/config/config.c). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "core/config/config.h"
+#include "core/config/fields.h"
 #include "core/base/tests/scratch_dir.h"
 
 static const char default_dump[] = "{\n"
@@ -362,6 +363,91 @@ static void test_bad_values(void **state)
                     "config.json:1:16: \"root\" and \"profile\" cannot both be set");
 }
 
+/* A configuration with three more keys than the file's: what a key added to
+ * the table of fields.c gets without any other change. */
+struct wider {
+        struct ctk_config base;
+        char *extra_path;
+        struct ctk_strv extra_kinds;
+        bool extra_flag;
+};
+
+static struct ctk_config_field wider_fields[40];
+
+static struct ctk_config_table wider_table(void)
+{
+        size_t n = ctk_config_keys.n;
+        assert_true(n + 3 <= sizeof(wider_fields) / sizeof(wider_fields[0]));
+        memcpy(wider_fields, ctk_config_keys.fields, n * sizeof(wider_fields[0]));
+        wider_fields[n] = (struct ctk_config_field){.key = "extra-path",
+                                                    .kind = CTK_CONFIG_F_PATH,
+                                                    .offset = offsetof(struct wider, extra_path),
+                                                    .def = "/srv/x"};
+        static const char *const kinds[] = {"X", "Y", NULL};
+        wider_fields[n + 1] = (struct ctk_config_field){.key = "extra-kinds",
+                                                        .kind = CTK_CONFIG_F_KINDS,
+                                                        .offset = offsetof(struct wider, extra_kinds),
+                                                        .def_list = kinds};
+        wider_fields[n + 2] = (struct ctk_config_field){.key = "extra-flag",
+                                                        .kind = CTK_CONFIG_F_BOOL,
+                                                        .offset = offsetof(struct wider, extra_flag),
+                                                        .def_bool = true};
+        return (struct ctk_config_table){wider_fields, n + 3};
+}
+
+/* Defaults, `config default` (the dump), reading, the checks of its kind,
+ * the known keys of the unknown-key message and clearing follow the table. */
+static void test_a_new_key_follows_the_table(void **state)
+{
+        (void)state;
+        const struct ctk_config_table t = wider_table();
+        struct wider w;
+        struct ctk_error *err = NULL;
+        assert_int_equal(ctk_config_table_defaults(&t, &w.base, &err), 0);
+        assert_defaults(&w.base);
+        assert_string_equal(w.extra_path, "/srv/x");
+        assert_int_equal(w.extra_kinds.n, 2);
+        assert_string_equal(w.extra_kinds.v[1], "Y");
+        assert_true(w.extra_flag);
+
+        char *want = NULL;
+        assert_true(asprintf(&want,
+                             "%.*s,\n    \"extra-path\": \"/srv/x\",\n    \"extra-kinds\": [\n        \"X\",\n"
+                             "        \"Y\"\n    ],\n    \"extra-flag\": true\n}\n",
+                             (int)(sizeof(default_dump) - 1 - strlen("\n}\n")), default_dump) > 0);
+        char *dump = ctk_config_table_dump(&t, &w.base);
+        assert_string_equal(dump, want);
+        free(dump);
+        free(want);
+
+        ctk_config_table_clear(&t, &w.base);
+        assert_null(w.extra_path);
+        assert_null(w.extra_kinds.v);
+        assert_false(w.extra_flag);
+        assert_null(w.base.log_file);
+
+        const char *text =
+            "{\"extra-path\": \"/y\", \"extra-kinds\": [\"Z\"], \"extra-flag\": false, \"mode\": \"cdi\"}";
+        assert_int_equal(ctk_config_table_parse(&t, text, strlen(text), "config.json", &w.base, &err), 0);
+        assert_string_equal(w.extra_path, "/y");
+        assert_int_equal(w.extra_kinds.n, 1);
+        assert_false(w.extra_flag);
+        assert_int_equal(ctk_config_mode_of(&w.base), CTK_MODE_CDI);
+        assert_string_equal(w.base.log_level, "info");
+        ctk_config_table_clear(&t, &w.base);
+
+        text = "{\"extra-path\": \"y\"}";
+        assert_int_equal(ctk_config_table_parse(&t, text, strlen(text), "config.json", &w.base, &err), -1);
+        assert_string_equal(err->msg, "config.json:1:2: \"extra-path\" must be an absolute path (got \"y\")");
+        assert_null(w.base.log_file); /* cleared */
+        ctk_error_free(err);
+        err = NULL;
+        text = "{\"extra\": 1}";
+        assert_int_equal(ctk_config_table_parse(&t, text, strlen(text), "config.json", &w.base, &err), -1);
+        assert_non_null(strstr(err->msg, " cdi-kinds, extra-path, extra-kinds, extra-flag)"));
+        ctk_error_free(err);
+}
+
 /* --- files --- */
 
 static char dir[] = "/tmp/ctk-config-test-XXXXXX";
@@ -467,7 +553,7 @@ int main(void)
             cmocka_unit_test(test_unknown_key),        cmocka_unit_test(test_wrong_types),
             cmocka_unit_test(test_bad_values),         cmocka_unit_test(test_load_missing),
             cmocka_unit_test(test_load_file),          cmocka_unit_test(test_load_directory),
-            cmocka_unit_test(test_default_dump_loads),
+            cmocka_unit_test(test_default_dump_loads), cmocka_unit_test(test_a_new_key_follows_the_table),
         };
         return cmocka_run_group_tests(tests, setup_dir, teardown_dir);
 }
