@@ -65,16 +65,16 @@ static int read_record(struct swarm_plan *p, bool *found, struct ctk_error **err
         *found = false;
         if (check_dir(p, true, err) < 0)
                 return ctk_error_prefix(err, "cannot read the Swarm resources' record");
-        struct ctk_file_view v = {0};
-        if (ctk_file_view_open(p->record, CTK_FILE_MAX, CTK_READ_NOFOLLOW, &v, err) < 0) {
+        _cleanup_free_ char *text = NULL;
+        size_t len;
+        if (ctk_file_read(p->record, CTK_FILE_MAX, CTK_READ_NOFOLLOW, &text, &len, err) < 0) {
                 if ((*err)->code != ENOENT)
                         return -1;
                 ctk_error_free(ctk_steal(err));
                 return 0;
         }
         json_error_t jerr;
-        _cleanup_json_ json_t *r = json_loadb(v.data, v.len, JSON_REJECT_DUPLICATES, &jerr);
-        ctk_file_view_close(&v);
+        _cleanup_json_ json_t *r = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
         if (r == NULL)
                 return bad_record(p->record, jerr.text, err);
         const char *path = NULL, *kind = NULL, *ids = NULL;

@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -174,38 +173,6 @@ int ctk_file_read(const char *path, size_t max, unsigned flags, char **out, size
 int ctk_file_read_all(const char *path, char **out, size_t *len, struct ctk_error **err)
 {
         return ctk_file_read(path, CTK_FILE_MAX, 0, out, len, err);
-}
-
-int ctk_file_view_open(const char *path, size_t max, unsigned flags, struct ctk_file_view *v, struct ctk_error **err)
-{
-        memset(v, 0, sizeof(*v));
-        struct stat st;
-        _cleanup_close_ int fd = open_read(path, flags, &st, err);
-        if (fd < 0)
-                return -1;
-        if (st.st_size > 0 && (uintmax_t)st.st_size > max)
-                return too_big(path, max, err);
-        if (st.st_size > 0) {
-                void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
-                if (m != MAP_FAILED) {
-                        v->map = m;
-                        v->data = m;
-                        v->len = (size_t)st.st_size;
-                        return 0;
-                }
-        }
-        if (read_bounded(fd, &st, path, max, &v->buf, &v->len, err) < 0)
-                return -1;
-        v->data = v->buf;
-        return 0;
-}
-
-void ctk_file_view_close(struct ctk_file_view *v)
-{
-        if (v->map != NULL)
-                munmap(v->map, v->len);
-        free(v->buf);
-        memset(v, 0, sizeof(*v));
 }
 
 static int write_all(int fd, const char *p, size_t len)

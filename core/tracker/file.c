@@ -47,9 +47,10 @@ int ctk_tracker_load(const struct ctk_tracker_paths *p, struct ctk_tracker_state
 {
         memset(out, 0, sizeof(*out));
         *missing = false;
-        struct ctk_file_view text;
+        _cleanup_free_ char *text = NULL;
+        size_t len;
         _cleanup_error_ struct ctk_error *e = NULL;
-        if (ctk_file_view_open(p->state, CTK_TRACKER_STATE_MAX, CTK_READ_NOFOLLOW, &text, &e) < 0) {
+        if (ctk_file_read(p->state, CTK_TRACKER_STATE_MAX, CTK_READ_NOFOLLOW, &text, &len, &e) < 0) {
                 if (e->code == ENOENT) {
                         *missing = true;
                         return 0;
@@ -63,13 +64,11 @@ int ctk_tracker_load(const struct ctk_tracker_paths *p, struct ctk_tracker_state
                 ctk_error_prepend(err, "GPU Tracker state %s cannot be read (", p->state);
                 return ctk_error_suffix(err, "); " RESET_HINT);
         }
-        if (ctk_tracker_state_parse(text.data, text.len, out, &e) < 0) {
-                ctk_file_view_close(&text);
+        if (ctk_tracker_state_parse(text, len, out, &e) < 0) {
                 ctk_error_set_msg(err, EBADMSG, e->msg);
                 ctk_error_prepend(err, "GPU Tracker state %s is corrupt (", p->state);
                 return ctk_error_suffix(err, "); " RESET_HINT);
         }
-        ctk_tracker_state_keep_source(out, &text); /* the next write copies what did not change */
         return 0;
 }
 
