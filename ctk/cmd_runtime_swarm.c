@@ -43,7 +43,7 @@ static int record_path(struct ctk_cli *cli, struct swarm_plan *p, struct ctk_err
 static int bad_record(const char *path, const char *what, struct ctk_error **err)
 {
         return ctk_error_set(err, EINVAL, "%s: %s; remove it and run amd-ctk runtime configure --swarm-resources again",
-                             path, what);
+                             CTK_CUT(path), CTK_CUT(what));
 }
 
 /* The record names the file that root rewrites: it is kept only in a state
@@ -178,7 +178,7 @@ int ctk_runtime_swarm_record(const struct configure_opts *o, const struct swarm_
                 bool ours = found && strcmp(r.config_path, abs) == 0 && strcmp(r.kind, p->kind) == 0;
                 ctk_runtime_swarm_clear(&r);
                 if (ours && unlink(p->record) < 0 && errno != ENOENT)
-                        return ctk_error_errno(err, errno, "cannot remove %s", p->record);
+                        return ctk_error_errno(err, errno, "cannot remove %s", CTK_CUT(p->record));
                 return 0;
         }
         _cleanup_free_ char *abs = absolute(path);

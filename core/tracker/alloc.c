@@ -105,7 +105,7 @@ int ctk_tracker_state_alloc(struct ctk_tracker_state *s, const struct ctk_tracke
 {
         *changed = false;
         if (!ctk_tracker_valid_container_id(who->id))
-                return ctk_error_set(err, EINVAL, "invalid container id \"%s\"", who->id ? who->id : "");
+                return ctk_error_set(err, EINVAL, "invalid container id \"%s\"", CTK_CUT(who->id ? who->id : ""));
         _cleanup_free_ bool *want = NULL;
         if (requested(s, idx, n, &want, err) < 0)
                 return -1;

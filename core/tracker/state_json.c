@@ -17,7 +17,7 @@ static int get_string(json_t *obj, const char *key, const char **out, const char
         if (v == NULL || json_is_null(v))
                 return 0;
         if (!json_is_string(v))
-                return ctk_error_set(err, EINVAL, "%s: \"%s\" must be a string", where, key);
+                return ctk_error_set(err, EINVAL, "%s: \"%s\" must be a string", where, CTK_CUT(key));
         *out = json_string_value(v);
         return 0;
 }
@@ -42,7 +42,7 @@ static int parse_gpu(json_t *v, size_t i, struct ctk_tracker_gpu *g, struct ctk_
                 return -1;
         if (uuid != NULL) {
                 if (ctk_uuid_parse(uuid, &g->uuid) < 0)
-                        return ctk_error_set(err, EINVAL, "%s: invalid uuid \"%s\"", where, uuid);
+                        return ctk_error_set(err, EINVAL, "%s: invalid uuid \"%s\"", where, CTK_CUT(uuid));
                 g->has_uuid = true;
         }
         if ((g->pci = strdup(pci != NULL ? pci : "")) == NULL ||
@@ -93,7 +93,7 @@ static int parse_container(json_t *v, size_t i, const struct ctk_tracker_state *
                                      i);
         const char *id = json_string_value(json_array_get(v, 0));
         if (!ctk_tracker_valid_container_id(id))
-                return ctk_error_set(err, EINVAL, "container %zu: invalid id \"%s\"", i, id);
+                return ctk_error_set(err, EINVAL, "container %zu: invalid id \"%s\"", i, CTK_CUT(id));
         if ((c->id = strdup(id)) == NULL)
                 return ctk_error_set(err, ENOMEM, "out of memory");
         c->pid = (pid_t)pid;
@@ -101,8 +101,8 @@ static int parse_container(json_t *v, size_t i, const struct ctk_tracker_state *
         if (json_is_integer(root)) {
                 json_t *r = json_array_get(roots, (size_t)json_integer_value(root));
                 if (json_integer_value(root) < 0 || !json_is_string(r))
-                        return ctk_error_set(err, EINVAL, "container %s: no runtime root %" JSON_INTEGER_FORMAT, id,
-                                             json_integer_value(root));
+                        return ctk_error_set(err, EINVAL, "container %s: no runtime root %" JSON_INTEGER_FORMAT,
+                                             CTK_CUT(id), json_integer_value(root));
                 if ((c->runtime_root = strdup(json_string_value(r))) == NULL)
                         return ctk_error_set(err, ENOMEM, "out of memory");
         }
@@ -112,7 +112,8 @@ static int parse_container(json_t *v, size_t i, const struct ctk_tracker_state *
         for (size_t k = 0; k < n; k++) {
                 unsigned long long g;
                 if (get_uint(json_array_get(gpus, k), SIZE_MAX, &g) < 0 || g >= s->ngpus)
-                        return ctk_error_set(err, EINVAL, "container %s: GPU indices must be below %zu", id, s->ngpus);
+                        return ctk_error_set(err, EINVAL, "container %s: GPU indices must be below %zu", CTK_CUT(id),
+                                             s->ngpus);
                 c->gpus[k] = (size_t)g;
         }
         if (n > 1) /* c->gpus is NULL when n == 0 */
@@ -145,7 +146,7 @@ static int check_unique_ids(const struct ctk_tracker_state *s, struct ctk_error 
                 qsort(v, s->ncontainers, sizeof(*v), cmp_id);
         for (size_t i = 1; i < s->ncontainers; i++)
                 if (strcmp(v[i - 1]->id, v[i]->id) == 0)
-                        return ctk_error_set(err, EINVAL, "container %s is listed twice", v[i]->id);
+                        return ctk_error_set(err, EINVAL, "container %s is listed twice", CTK_CUT(v[i]->id));
         return 0;
 }
 
