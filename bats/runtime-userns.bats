@@ -6,7 +6,7 @@
 # namespace, where the nodes' host groups (video, render) are not mapped and
 # read as 65534; here `unshare --user --map-root-user` makes such a namespace
 # (only root mapped).  The low-level runtime is a stand-in that exits 0: what
-# is checked is the spec the runtime wrote (rootless-podman.bats runs real
+# is checked is the spec the runtime wrote (engines-rootless.bats runs real
 # containers).
 
 bats_require_minimum_version 1.5.0

@@ -1,4 +1,4 @@
-/* The in-memory backend: answers the vtable of core/backend.h from a host's
+/* The in-memory backend: answers the vtable of core/device/backend.h from a host's
  * current tree, exactly as the sysfs backend answers on a materialized copy
  * of the same tree.  Each call works on one snapshot. */
 #include "backends/fakefs/backend.h"

@@ -1,7 +1,7 @@
 /* core/cdi: Container Device Interface (CDI) specs: generation from the
  * discovered GPUs, device naming, strict validation of a spec document,
  * comparison of a spec with the live host, and the spec directories
- * (dirs.h).  Uses core/base, core/json, core/device and core/oci.
+ * (cache.h).  Uses core/base, core/json, core/device and core/oci.
  *
  * A spec is handled as a jansson document.  Validation reports problems as
  * complete lines ("amd.json:4:7: devices[0].name: ...") in a report rather
@@ -23,7 +23,7 @@
 #define CTK_CDI_KFD_PATH       "/dev/kfd"
 #define CTK_CDI_ALL_DEVICE     "all"
 
-/* ---- names (cdi_names.c) ---- */
+/* ---- names (names.c) ---- */
 
 /* vendor and class: ^[A-Za-z]([A-Za-z0-9_.-]*[A-Za-z0-9])?$ */
 bool ctk_cdi_vendor_valid(const char *s);
@@ -37,7 +37,7 @@ int ctk_cdi_kind_split(const char *kind, char **vendor, char **class_);
  * UUID "0x...", or "all".  -1 when it names no GPU of gpus. */
 int ctk_cdi_gpu_name_mark(const struct ctk_gpu_list *gpus, const char *name, bool *marks);
 
-/* ---- spec versions (cdi_version.c) ---- */
+/* ---- spec versions (version.c) ---- */
 
 /* Known versions, oldest first: "0.1.0" ... "1.1.0". */
 extern const char *const ctk_cdi_versions[];
@@ -49,7 +49,7 @@ int ctk_cdi_version_index(const char *s);
  * needs it, or is NULL for the earliest usable version (0.3.0). */
 int ctk_cdi_min_version(const json_t *spec, const char **why);
 
-/* ---- problem reports (cdi_report.c) ---- */
+/* ---- problem reports (report.c) ---- */
 
 /* The checks keep the first CTK_CDI_REPORT_MAX lines of each list and
  * count the rest (a spec with 60,000 bad devices makes 100 lines, each
@@ -78,7 +78,7 @@ struct ctk_cdi_source {
         size_t len;
 };
 
-/* ---- strict loading and validation (cdi_load.c, cdi_check*.c, cdi_shape.c) ---- */
+/* ---- strict loading and validation (load.c, check*.c, shape.c) ---- */
 
 struct ctk_cdi_doc {
         char *path;
@@ -135,7 +135,7 @@ struct ctk_cdi_source ctk_cdi_doc_source(const struct ctk_cdi_doc *d);
  * Returns the number of errors added to rep. */
 size_t ctk_cdi_check(json_t *doc, const struct ctk_cdi_source *src, struct ctk_cdi_report *rep);
 
-/* ---- the host as CDI sees it (cdi_host.c) ---- */
+/* ---- the host as CDI sees it (host.c) ---- */
 
 struct ctk_cdi_host_gpu {
         size_t index;
@@ -187,7 +187,7 @@ int ctk_cdi_host_devices(const struct ctk_cdi_host *h, bool by_index, bool by_uu
                          struct ctk_error **err);
 /* Frees the list (the nodes stay the host's). */
 void ctk_cdi_device_list_clear(struct ctk_cdi_device_list *l);
-/* ---- generation (cdi_spec.c) ---- */
+/* ---- generation (spec.c) ---- */
 
 struct ctk_cdi_options {
         const char *vendor;   /* default CTK_CDI_DEFAULT_VENDOR */
@@ -204,7 +204,7 @@ int ctk_cdi_spec_build(const struct ctk_cdi_host *h, const struct ctk_cdi_option
 /* The spec text: 2-space indent, keys in insertion order, final newline. */
 char *ctk_cdi_spec_dump(const json_t *spec);
 
-/* ---- freshness (cdi_fresh.c) ---- */
+/* ---- freshness (fresh.c) ---- */
 
 /* Compares the devices of a spec (already checked) with the host: every
  * device node whose numbers, mode or owner differ, node lists that differ,

@@ -35,10 +35,10 @@ void ctk_cdi_error(struct ctk_cdi_walk *w, const char *fmt, ...) __attribute__((
 /* Adds a warning line at the walk's path. */
 void ctk_cdi_warn(struct ctk_cdi_walk *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* Structure: known keys, value types, required keys (cdi_shape.c). */
+/* Structure: known keys, value types, required keys (shape.c). */
 void ctk_cdi_check_shape(json_t *doc, struct ctk_cdi_walk *w);
-/* Rules on values: the spec and devices (cdi_check.c), container edits
- * (cdi_check_edits.c). */
+/* Rules on values: the spec and devices (check.c), container edits
+ * (check_edits.c). */
 void ctk_cdi_check_rules(const json_t *doc, struct ctk_cdi_walk *w);
 void ctk_cdi_check_edits(const json_t *edits, struct ctk_cdi_walk *w);
 /* For each of names[0..n) (NULL or "": none), the index of the first
@@ -46,7 +46,7 @@ void ctk_cdi_check_edits(const json_t *edits, struct ctk_cdi_walk *w);
  * malloc'ed; NULL when out of memory. */
 size_t *ctk_cdi_first_same(const char *const *names, size_t n);
 
-/* NAME=value entries of env arrays (cdi_check_edits.c). */
+/* NAME=value entries of env arrays (check_edits.c). */
 void ctk_cdi_check_env(const json_t *env, struct ctk_cdi_walk *w);
 
 #endif

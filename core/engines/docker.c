@@ -1,4 +1,4 @@
-/* Editing Docker's daemon.json (see docker_config.h).
+/* Editing Docker's daemon.json (see docker.h).
  *
  * Choices, where the Go toolkit differs:
  * - runtimes.<name> is {"path": P} plus "runtimeArgs" (Docker's key) when

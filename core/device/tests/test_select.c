@@ -1,4 +1,4 @@
-/* Unit tests of the GPU selection grammar (core/select.c). */
+/* Unit tests of the GPU selection grammar (core/device/select.c). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

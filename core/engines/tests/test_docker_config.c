@@ -1,4 +1,4 @@
-/* Unit tests of the daemon.json editing logic (core/docker_config.c). */
+/* Unit tests of the daemon.json editing logic (core/engines/docker.c). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

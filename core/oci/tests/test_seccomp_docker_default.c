@@ -1,4 +1,4 @@
-/* Unit tests of Docker's default profile (core/seccomp_docker_default.c) and
+/* Unit tests of Docker's default profile (core/oci/seccomp_docker_default.c) and
  * of the NUMA edit on it.
  *
  * The Docker-format profile is rendered into an OCI linux.seccomp section the

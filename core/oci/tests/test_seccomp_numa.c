@@ -1,4 +1,4 @@
-/* Unit tests of the NUMA seccomp edit (core/seccomp_numa.c).
+/* Unit tests of the NUMA seccomp edit (core/oci/seccomp_numa.c).
  *
  * libseccomp is the oracle: the edited linux.seccomp section is compiled the
  * way runc compiles it (seccomp_oracle.h), loaded in a forked child, and the
