@@ -90,7 +90,7 @@ static int fail_at(const struct where *w, const char *key, size_t index, struct 
         if (ctk_json_locate(w->text, w->len, path, depth, &pos) < 0)
                 pos = (struct ctk_json_pos){1, 1};
         ctk_error_set_msg(w->err, EINVAL, inner->msg);
-        return ctk_error_prefix(w->err, "%s:%d:%d", w->name, pos.line, pos.column);
+        return ctk_error_prefix(w->err, "%s:%d:%d", CTK_CUT(w->name), pos.line, pos.column);
 }
 
 int ctk_config_parse(const char *text, size_t len, const char *name, struct ctk_config *out, struct ctk_error **err)
@@ -103,7 +103,8 @@ int ctk_config_parse(const char *text, size_t len, const char *name, struct ctk_
                 json_error_t jerr;
                 _cleanup_json_ json_t *doc = json_loadb(text, len, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &jerr);
                 if (doc == NULL)
-                        return ctk_error_set(err, EINVAL, "%s:%d:%d: %s", name, jerr.line, jerr.column, jerr.text);
+                        return ctk_error_set(err, EINVAL, "%s:%d:%d: %s", CTK_CUT(name), jerr.line, jerr.column,
+                                             jerr.text);
                 if (!json_is_object(doc)) {
                         _cleanup_error_ struct ctk_error *inner = NULL;
                         ctk_error_set(&inner, EINVAL, "the configuration must be a JSON object, not %s",

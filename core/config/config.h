@@ -48,7 +48,7 @@ bool ctk_config_given(const struct ctk_config *c, const char *key);
 /* The mode of c (auto when unset). */
 enum ctk_config_mode ctk_config_mode_of(const struct ctk_config *c);
 
-/* The keys (config_fields.c, free of any JSON library). */
+/* The keys (fields.c, free of any JSON library). */
 enum ctk_config_field_kind {
         CTK_CONFIG_F_PATH,    /* absolute path */
         CTK_CONFIG_F_PROGRAM, /* absolute path or a bare command name */

@@ -158,12 +158,14 @@ static int check_string(const struct ctk_config_field *f, const char *s, struct 
         case CTK_CONFIG_F_PATH:
         case CTK_CONFIG_F_DIRS:
                 if (s[0] != '/')
-                        return ctk_error_set(err, EINVAL, "\"%s\" must be an absolute path (got \"%s\")", f->key, s);
+                        return ctk_error_set(err, EINVAL, "\"%s\" must be an absolute path (got \"%s\")", f->key,
+                                             CTK_CUT(s));
                 return 0;
         case CTK_CONFIG_F_PROGRAM:
                 if (strchr(s, '/') != NULL && s[0] != '/')
-                        return ctk_error_set(
-                            err, EINVAL, "\"%s\" must be an absolute path or a command name (got \"%s\")", f->key, s);
+                        return ctk_error_set(err, EINVAL,
+                                             "\"%s\" must be an absolute path or a command name (got \"%s\")", f->key,
+                                             CTK_CUT(s));
                 return 0;
         case CTK_CONFIG_F_LEVEL:
                 for (size_t i = 0; log_levels[i] != NULL; i++)
@@ -171,33 +173,33 @@ static int check_string(const struct ctk_config_field *f, const char *s, struct 
                                 return 0;
                 return ctk_error_set(err, EINVAL,
                                      "\"%s\" must be one of \"error\", \"warning\", \"info\", \"debug\" (got \"%s\")",
-                                     f->key, s);
+                                     f->key, CTK_CUT(s));
         case CTK_CONFIG_F_MODE:
                 for (size_t i = 0; modes[i] != NULL; i++)
                         if (strcmp(s, modes[i]) == 0)
                                 return 0;
                 return ctk_error_set(err, EINVAL, "\"%s\" must be one of \"auto\", \"cdi\", \"legacy\" (got \"%s\")",
-                                     f->key, s);
+                                     f->key, CTK_CUT(s));
         case CTK_CONFIG_F_KINDS:
                 if (!ctk_config_kind_valid(s))
                         return ctk_error_set(err, EINVAL,
                                              "\"%s\" entries may only contain letters, digits, '_', '-' and "
                                              "'.' (got \"%s\")",
-                                             f->key, s);
+                                             f->key, CTK_CUT(s));
                 return 0;
         case CTK_CONFIG_F_PREFIXES:
                 if (!prefix_valid(s))
                         return ctk_error_set(err, EINVAL,
                                              "\"%s\" entries may only contain letters, digits, '.', '_', '-' and '/' "
                                              "(got \"%s\")",
-                                             f->key, s);
+                                             f->key, CTK_CUT(s));
                 return 0;
         case CTK_CONFIG_F_CDI_KINDS:
                 if (!cdi_kind_valid(s))
                         return ctk_error_set(err, EINVAL,
                                              "\"%s\" entries are CDI kinds vendor/class (e.g. \"amd.com/gpu\") or "
                                              "\"*\" for any (got \"%s\")",
-                                             f->key, s);
+                                             f->key, CTK_CUT(s));
                 return 0;
         case CTK_CONFIG_F_BOOL:
                 break;
@@ -286,7 +288,7 @@ int ctk_config_set(struct ctk_config *c, const char *key, const struct ctk_confi
                     "log-level, state-dir, resource-kinds, seccomp-numa, ctk-path, cdi-spec-dirs, cdi-refresh, mode, "
                     "cdi-refresh-on-stale, accept-visible-devices-envvar-when-unprivileged, cdi-annotation-prefixes, "
                     "cdi-kinds)",
-                    key);
+                    CTK_CUT(key));
         if (set_field(c, f, v, at, err) < 0)
                 return -1;
         c->given |= 1U << (f - fields);

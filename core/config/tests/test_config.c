@@ -1,4 +1,4 @@
-/* Unit tests of the configuration file (core/config.c). */
+/* Unit tests of the configuration file (core/config/config.c). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
