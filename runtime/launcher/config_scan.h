@@ -10,7 +10,7 @@
 /* Reads text (blank = all defaults) into *out over the defaults, when it is
  * one JSON object whose values are null, true, false, strings or arrays of
  * strings, in printable ASCII without \u escapes, no key twice, and the
- * values pass the checks of config_fields.c.  Returns 0 then; -1 for
+ * values pass the checks of core/config/fields.c.  Returns 0 then; -1 for
  * anything else (*out is left cleared): the full runtime reads such a file
  * with jansson and reports what is wrong with it. */
 int rt_config_scan(const char *text, size_t len, struct ctk_config *out);

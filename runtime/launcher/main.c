@@ -58,7 +58,7 @@ static bool spec_is_plain(const struct rt_args *a, const struct ctk_config *cfg)
 }
 
 /* True when the GPU tracker is certainly not enabled, so that a delete has
- * nothing to release (its marker file is absent: tracker_file.h). */
+ * nothing to release (its marker file is absent: core/tracker/file.h). */
 static bool tracker_off(const struct ctk_config *cfg)
 {
         char marker[PATH_MAX];

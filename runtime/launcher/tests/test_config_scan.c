@@ -1,6 +1,6 @@
 /* Unit tests of the launcher's configuration reader
  * (runtime/launcher/config_scan.c): what it reads, it reads exactly as the
- * jansson-based reader (core/config.c) does; what it refuses, it leaves to
+ * jansson-based reader (core/config/config.c) does; what it refuses, it leaves to
  * that reader. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -114,7 +114,7 @@ static void test_leaves_the_rest_to_jansson(void **state)
         refused("{\"root\": {}}");
         /* the same key twice (jansson is told to reject it) */
         refused("{\"log-level\": \"info\", \"log-level\": \"info\"}");
-        /* values the checks of config_fields.c refuse */
+        /* values the checks of core/config/fields.c refuse */
         refused("{\"unknown\": null}");
         refused("{\"log-level\": \"loud\"}");
         refused("{\"log-level\": null}");
