@@ -409,7 +409,15 @@ engines_stop() {
                 [ -z "$ids" ] || timeout 60 nsenter -t "$pid" -m -n chroot "$ENGINES_ROOT" \
                         docker -H unix:///ctk/d.sock rm -f $ids >/dev/null 2>&1 || true
         fi
-        if [ -n "$pid" ] && ns=$(readlink "/proc/$pid/ns/mnt" 2>/dev/null); then
+        # The namespace's processes are found by its number, which the
+        # kernel gives to the next namespace made once this one is gone
+        # (another test's container, say): the namespace is held open
+        # meanwhile, and taken from its holder only while that is still the
+        # process of our cgroup (not another one that got its pid).
+        local hold=""
+        if [ -n "$pid" ] && [ -e "$e/cgroups" ] &&
+                grep -qF "/$(basename "$(head -n 1 "$e/cgroups")")/" "/proc/$pid/cgroup" 2>/dev/null &&
+                exec {hold}<"/proc/$pid/ns/mnt" && ns=$(readlink "/proc/self/fd/$hold"); then
                 for n in 1 2 3 4 5 6 7 8 9 10; do
                         local left
                         left=$(_engines_ns_pids "$ns")
@@ -418,7 +426,8 @@ engines_stop() {
                         kill -9 $left 2>/dev/null || true
                         sleep 0.2
                 done
-        fi
+        fi 2>/dev/null
+        [ -z "$hold" ] || exec {hold}<&-
         # the containers (their mount namespaces are their own) and the
         # cgroups of every engine
         local rc=0
