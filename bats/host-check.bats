@@ -116,7 +116,7 @@ in_private_host() {
         [ "$n" -ge 1 ]
         # one line, every hierarchy, each one's init/ and the one made below it
         [ "$(grep -c '^cgroup' <<<"$output")" -eq 1 ]
-        [[ "$output" =~ "cgroup left: ctk-$CTK_HOSTCHECK-left (in "[^\;]+"; $((n + 1)) below it)" ]]
+        [[ "$output" =~ "cgroup left: ctk-$CTK_HOSTCHECK-left."[0-9a-f]+" (in "[^\;]+"; $((n + 1)) below it)" ]]
         hierarchies=$(grep '^cgroup left' <<<"$output" | sed 's/.*(in \([^;]*\);.*/\1/' | tr ',' '\n' | wc -l)
         [ "$hierarchies" -eq "$n" ]
         ! grep -q 'theirs\|gone' <<<"$output"

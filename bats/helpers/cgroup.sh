@@ -9,10 +9,12 @@
 # after the host check's run (CTK_HOSTCHECK) so that sim/hoststate.sh knows
 # it for one of the run's.
 #
-#   sh cgroup.sh make FILE TAG       makes ctk-[RUN-]TAG (and its leaf init/,
-#                                    for processes: cgroup v2 lets none into
-#                                    a cgroup whose controllers its children
-#                                    get) in every hierarchy; FILE lists them
+#   sh cgroup.sh make FILE TAG       makes ctk-[RUN-]TAG.X (X: random, for
+#                                    tests side by side giving one TAG; and
+#                                    its leaf init/, for processes: cgroup v2
+#                                    lets none into a cgroup whose children
+#                                    get controllers) in every hierarchy;
+#                                    FILE lists them
 #   sh cgroup.sh launch FILE CMD...  CMD in FILE's cgroups, to unshare the
 #                                    cgroup namespace rooted there
 #   sh cgroup.sh mount FILE DIR host|hybrid|v1|v2 PID
@@ -53,7 +55,7 @@ own() {
 }
 
 make_cgroups() {
-        file=$1 name=ctk-${CTK_HOSTCHECK:+$CTK_HOSTCHECK-}${2#ctk-}
+        file=$1 name=ctk-${CTK_HOSTCHECK:+$CTK_HOSTCHECK-}${2#ctk-}.$(od -An -N4 -tx4 /dev/urandom | tr -d ' ')
         : >"$file"
         hierarchies | while read -r type mp opts; do
                 base=$mp$(own "$type" "$opts")
@@ -79,6 +81,8 @@ mount_cgroups() {
         fi
         if [ "$layout" = v2 ]; then
                 mount -t cgroup2 cgroup2 "$dir"
+                # (v2: a process left at the root would keep the engines'
+                # cgroups from getting controllers)
                 echo "$4" >"$dir/init/cgroup.procs"
                 return
         fi
@@ -107,8 +111,16 @@ mount_cgroups() {
                 else
                         mount -t "$type" -o "$opts" "$type" "$dir/$name"
                 fi
-                echo "$4" >"$dir/$name/init/cgroup.procs"
+                into_init "$dir/$name" "$4"
         done
+}
+
+# into_init DIR PID: PID to a v1 hierarchy's init/.  Where the kernel
+# refuses (it has once answered EIO), PID stays at the namespace's root,
+# which is the test's cgroup all the same (v1 has no rule against that).
+into_init() {
+        echo "$2" 2>/dev/null >"$1/init/cgroup.procs" ||
+                echo "cgroup.sh: cannot move $2 to $1/init (left at the namespace's root)" >&2
 }
 
 remove_cgroups() {
