@@ -183,15 +183,16 @@ _dockerd_kill() {
 
 # dockerd_stop: removes every container, stops dockerd and containerd, kills
 # what a crashed daemon left behind (containers through runc with our state
-# roots, shims serving our containerd socket), unmounts everything below
-# DOCKERD_DIR and removes it. Safe to call after any failure, and twice.
+# roots, shims serving our containerd socket), removes the daemons' cgroups,
+# unmounts everything below DOCKERD_DIR and removes it. Safe to call after
+# any failure, and twice; fails when something could not be removed.
 dockerd_stop() {
-        local d=${DOCKERD_DIR:-}
+        local d=${DOCKERD_DIR:-} rc=0
         [ -n "$d" ] && [ -d "$d" ] || return 0
-        dockerd_halt
-        sh "$CTK_REPO/bats/helpers/cgroup.sh" remove "$d/cgroups" || return 1
+        dockerd_halt || rc=1
         ctk_rm_tmpdir "$d" || return 1
         unset DOCKERD_DIR DOCKERD_CONFIG DOCKER_HOST DOCKER_CONFIG DOCKERD_MNT
+        return $rc
 }
 
 # dockerd_halt: dockerd_stop without removing DOCKERD_DIR (for a caller that
@@ -207,6 +208,8 @@ dockerd_halt() {
         _ctk_kill_runc_containers "$d/x"
         ctk_kill_pidfile "$d/containerd.pid" 20
         _ctk_kill_shims "$d/c.sock"
+        # what is left in the daemons' cgroups, and the cgroups
+        sh "$CTK_REPO/bats/helpers/cgroup.sh" remove "$d/cgroups"
 }
 
 # Containers still known to runc under dockerd's exec root (one state root per
