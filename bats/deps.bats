@@ -231,7 +231,7 @@ STUB
         [[ "$closure" == *" jq "* ]]
         for cmd in jq file groff lexgrog git ip pgrep python3 dpkg-shlibdeps bats lcov genhtml busybox musl-gcc \
                 debootstrap lintian cppcheck clang clang-tidy clang-format docker dockerd containerd ctr runc podman \
-                fusermount3 pkg-config readelf unshare nsenter parallel mandoc; do
+                fusermount3 pkg-config readelf unshare nsenter parallel mandoc rpmbuild rpm rpm2cpio rpmlint cpio; do
                 pkg=$(PATH=/usr/bin:/bin dpkg -S "*bin/$cmd" 2>/dev/null | grep -v "^diversion by " | head -n 1 | cut -d: -f1) || true
                 [ -n "$pkg" ] || { echo "$cmd: not installed"; return 1; }
                 # (or part of every Debian system)

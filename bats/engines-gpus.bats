@@ -10,10 +10,11 @@
 # our runtime gives the GPUs, with --runtime=amd or as the default runtime.
 # Under the default runc a container gets the variable and no GPU.
 #
-# Docker 29.3+, containerd 2.3's ctr, nerdctl 2.3 and Podman 6 resolve
-# --gpus through CDI instead: amd.com/gpu=all, amd.com/gpu=0 .. N-1 for a
-# count, amd.com/gpu=X for device=X.  Podman 5.8 (a CDI client with the same
+# Docker 29.3+, containerd 2.3's ctr and nerdctl 2.3 resolve --gpus through
+# CDI instead: amd.com/gpu=all, amd.com/gpu=0 .. N-1 for a count,
+# amd.com/gpu=X for device=X.  Podman 5.8 (a CDI client with the same
 # library) must resolve every such name of our spec, on every profile.
+# (Podman 6's --gpus, device names only: engines-podman6.bats.)
 #
 # Every GPU container runs dev-probe with the simulated host's nodes bound
 # in at /host-dev (engines_proven): the kernel lets it open its own nodes

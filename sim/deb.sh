@@ -4,21 +4,21 @@
 #                              man pages, the default config (a conffile),
 #                              the CDI refresh service and its udev rule
 #   amd-container-toolkit-sim  amd-ctk-fakefs
-# into build/deb/ (DEB_DIR), version DEB_VERSION (default from git: a
-# snapshot 0.0~gitDATE.HASH).  Depends come from dpkg-shlibdeps.
+# into build/deb/ (DEB_DIR), version DEB_VERSION (default: sim/pkg.sh version,
+# the .rpm's too).  Depends come from dpkg-shlibdeps.
 set -eu
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
 out=${DEB_DIR:-$BUILD/deb}
 case $out in /*) ;; *) out=$PWD/$out ;; esac
 arch=$(dpkg --print-architecture)
-version=${DEB_VERSION:-0.0~git$(git log -1 --format=%cd --date=format:%Y%m%d%H%M%S 2>/dev/null || date +%Y%m%d).$(git rev-parse --short HEAD 2>/dev/null || echo 0)}
+version=${DEB_VERSION:-$(sh sim/pkg.sh version)}
 work=$out/work
 rm -rf "$work"
 # (one version at a time: the engine scenarios install the one there)
 rm -f "$out"/amd-container-toolkit_*.deb "$out"/amd-container-toolkit-sim_*.deb
 mkdir -p "$work"
-make --no-print-directory -s install DESTDIR="$work/stage" PREFIX=/usr >/dev/null
+sh sim/pkg.sh stage "$work/stage"
 
 # one package's tree: FILE... from the staging tree, plus docs
 pkg_tree() { # NAME FILE...
@@ -34,7 +34,7 @@ pkg_tree() { # NAME FILE...
         done
         cp packaging/debian/copyright "$root/usr/share/doc/$name/copyright"
         printf '%s (%s) unstable; urgency=medium\n\n  * Snapshot of the source tree.\n\n -- amd-container-toolkit developers <amd-container-toolkit@lists.debian.invalid>  %s\n' \
-                "$name" "$version" "$(date -R -d @"$(git log -1 --format=%ct 2>/dev/null || date +%s)")" |
+                "$name" "$version" "$(date -R -d @"$(sh sim/pkg.sh epoch)")" |
                 gzip -9n >"$root/usr/share/doc/$name/changelog.gz"
         find "$root/usr/share/man" -name '*.1' -exec gzip -9n {} + 2>/dev/null || true
 }

@@ -19,8 +19,9 @@ PKGS="build-essential pkg-config libjansson-dev libyaml-dev libfuse3-dev fuse3 l
 bats lcov busybox-static musl-tools debootstrap lintian cppcheck clang clang-tidy libclang-rt-14-dev docker.io runc containerd podman python3-jsonschema clang-format mandoc"
 # commands the scripts and tests run: jq, file, groff and lexgrog (man
 # pages), git, ip, ps/pgrep/pkill, python3 (tomllib), dpkg-shlibdeps, GNU
-# parallel (bats runs files side by side with it)
-PKGS="$PKGS jq file groff-base man-db git iproute2 procps python3 dpkg-dev parallel"
+# parallel (bats runs files side by side with it), rpmbuild, rpm, rpm2cpio,
+# rpmlint and cpio (make rpm and its tests)
+PKGS="$PKGS jq file groff-base man-db git iproute2 procps python3 dpkg-dev parallel rpm rpmlint cpio"
 POLICY=/usr/sbin/policy-rc.d
 missing=""
 for p in $PKGS; do

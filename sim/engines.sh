@@ -5,7 +5,7 @@
 #   sh sim/engines.sh [RELEASE]     prints the engine root's path
 #   sh sim/engines.sh --pkg RELEASE prints the package root's path
 #                                   (bookworm or trixie: bats/package.bats)
-#   sh sim/engines.sh --all         builds all five at once (make engines)
+#   sh sim/engines.sh --all         builds all six at once (make engines)
 #
 #   trixie    (default) Debian 13: docker 26, containerd 1.7, runc, crun,
 #             podman 5, compose, and the CRI client's gRPC stubs
@@ -18,6 +18,9 @@
 #             docker need (uidmap, passwd for useradd, slirp4netns, passt,
 #             fuse-overlayfs, rootlesskit), apptainer, and the CRI client's
 #             gRPC stubs
+#   experimental  Debian unstable with experimental's Podman 6 and runc 1.4
+#             beside sid's docker, containerd and crun: Podman 6's --gpus,
+#             the newest runc under our runtime
 #
 # The package roots: a bare Debian 12, and a Debian 13 with systemd and udev
 # (the package's unit and udev rule, checked and run by systemd itself).
@@ -47,8 +50,12 @@ root() {
                 sh sim/roots.sh sid-engines sid docker.io docker-cli containerd runc crun podman docker-compose \
                         ca-certificates iproute2 uidmap passwd slirp4netns passt fuse-overlayfs rootlesskit apptainer $cri
                 ;;
+        experimental)
+                sh sim/roots.sh experimental-engines sid docker.io docker-cli containerd runc crun podman \
+                        ca-certificates iproute2 --from experimental podman runc
+                ;;
         *)
-                echo "usage: sh sim/engines.sh [trixie|bookworm|sid|--all]" >&2
+                echo "usage: sh sim/engines.sh [trixie|bookworm|sid|experimental|--all]" >&2
                 return 2
                 ;;
         esac
@@ -68,7 +75,7 @@ case ${1:-} in
         # at once: debootstrap waits on the network and the disk more than on
         # the CPU (each root has its own lock: sim/roots.sh)
         pids=""
-        for r in trixie bookworm sid; do
+        for r in trixie bookworm sid experimental; do
                 root $r >/dev/null &
                 pids="$pids $!"
         done

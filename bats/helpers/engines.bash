@@ -9,7 +9,8 @@
 #   teardown_file() { engines_stop; }
 #
 # engines_start [--release R] [--cgroup L] [--deb] [--no-dockerd]
-#   --release R   trixie (Debian 13, default), bookworm (Debian 12) or sid
+#   --release R   trixie (Debian 13, default), bookworm (Debian 12), sid or
+#                 experimental (sid with Podman 6 and runc 1.4)
 #   --cgroup L    the cgroup layout the engines see (ENGINES_CGROUP):
 #                 hybrid  this machine's as it is (default): cgroup v1, and
 #                         the cgroup2 mount at /sys/fs/cgroup/unified
