@@ -7,7 +7,7 @@
 #   sh sim/check-commits.sh [DIR [BASE]]     (DIR: a git work tree, default this one)
 set -eu
 cd "${1:-$(dirname "$0")/..}"
-base=${2:-5d35af7bc233ede37d890412f81b727a26f16202}
+base=${2:-dbc14f938d4d6d5447c0d63d023eea7803c38a3f}
 if ! git rev-parse -q --verify "$base^{commit}" >/dev/null; then
         echo "commits: $base is not in this clone (shallow?): subjects not checked"
         exit 0
