@@ -63,9 +63,10 @@ json_t *ctk_json_string_lossy(const char *s)
         size_t n = 0;
         for (size_t i = 0; i < len;) {
                 size_t k = u[i] < 0x80 ? 1 : ctk_utf8_len(u + i, len - i);
-                if (k == 0) {
-                        memcpy(fixed + n, "\xef\xbf\xbd", 3); /* U+FFFD */
-                        n += 3;
+                if (k == 0) { /* U+FFFD */
+                        fixed[n++] = '\xef';
+                        fixed[n++] = '\xbf';
+                        fixed[n++] = '\xbd';
                         i++;
                         continue;
                 }
