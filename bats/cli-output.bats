@@ -90,13 +90,12 @@ $b" ]
         }
         [ "$(stamp)" = "$(git -C "$T/src" describe --tags --always)" ]
         grep -qx "const char ctk_git_commit\[\] = \"$commit\";" "$T/build/gen/version.c"
-        before=$(stat -c %Y.%y "$T/build/gen/version.o")
-        sleep 1
+        before=$(stat -c %.9Y "$T/build/gen/version.o") # (a rebuild is milliseconds later at least)
         [ "$(stamp)" = "$(git -C "$T/src" describe --tags --always)" ]
-        [ "$(stat -c %Y.%y "$T/build/gen/version.o")" = "$before" ] # unchanged tree: not rebuilt
+        [ "$(stat -c %.9Y "$T/build/gen/version.o")" = "$before" ] # unchanged tree: not rebuilt
         echo "# a local edit" >>"$T/src/README.md"
         [ "$(stamp)" = "$(git -C "$T/src" describe --tags --always)-dirty" ]
-        [ "$(stat -c %Y.%y "$T/build/gen/version.o")" != "$before" ]
+        [ "$(stat -c %.9Y "$T/build/gen/version.o")" != "$before" ]
         # every program links it (through libctk.a)
         make -C "$T/src" BUILD="$T/build" -pq 2>/dev/null | grep -E "^$T/build/libctk.a: .*$T/build/gen/version.o( |$)"
         # and the built amd-ctk reports the stamp it was linked with

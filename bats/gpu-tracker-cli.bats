@@ -161,22 +161,23 @@ HELP
         tracker enable
         hold $ID_A 0
         cp "$STATE/gpu-tracker.json" "$BATS_TEST_TMPDIR/before.json"
-        flock "$STATE/gpu-tracker.lock" sh -c 'touch "$1"; exec sleep 30' sh "$BATS_TEST_TMPDIR/locked" 3>&- &
-        local holder=$!
-        until [ -e "$BATS_TEST_TMPDIR/locked" ]; do sleep 0.05; done
+        # this shell holds the lock (as a create or delete in progress would)
+        local lock
+        exec {lock}<>"$STATE/gpu-tracker.lock"
+        flock "$lock"
         # runc runs the hook on every delete: a container the state does not
         # name returns at once, lock held or not
-        run timeout 5 "$CTK" --config "$CFG" gpu-tracker release $ID_B
+        run timeout 5 "$CTK" --config "$CFG" gpu-tracker release $ID_B {lock}>&-
         [ "$status" -eq 0 ]
         cmp "$STATE/gpu-tracker.json" "$BATS_TEST_TMPDIR/before.json"
-        # one it names waits for the lock, and has released when it exits
-        "$CTK" --config "$CFG" gpu-tracker release $ID_A >"$BATS_TEST_TMPDIR/out" 2>&1 &
+        # one it names waits for the lock (it has it open, and runs on), and
+        # has released when it exits
+        "$CTK" --config "$CFG" gpu-tracker release $ID_A >"$BATS_TEST_TMPDIR/out" 2>&1 {lock}>&- &
         local releaser=$!
-        sleep 0.3
+        ctk_wait_for 60 ctk_has_open $releaser "$STATE/gpu-tracker.lock"
         kill -0 $releaser # still waiting
         cmp "$STATE/gpu-tracker.json" "$BATS_TEST_TMPDIR/before.json"
-        pkill -P $holder sleep
-        wait $holder || true
+        exec {lock}>&-
         wait $releaser
         [ ! -s "$BATS_TEST_TMPDIR/out" ]
         [ "$(jq -c .containers "$STATE/gpu-tracker.json")" = "[]" ]

@@ -11,7 +11,16 @@ load helpers/common
 setup() {
         T=$BATS_TEST_TMPDIR
         HS=$CTK_REPO/sim/hoststate.sh
-        export T HS HOSTSTATE_TREES=/run CTK_HOSTCHECK=hostcheck-test-$$
+        CG=$CTK_REPO/bats/helpers/cgroup.sh
+        export T HS CG HOSTSTATE_TREES=/run CTK_HOSTCHECK=hostcheck-test-$$
+}
+
+# the cgroups a test made (cgroup.sh make LIST), even when it failed half-way
+teardown() {
+        local list
+        for list in "$T"/*.cgroups; do
+                [ ! -e "$list" ] || sh "$CG" remove "$list"
+        done
 }
 
 # in_private_host SCRIPT: bash SCRIPT in the namespaces, as their first process
@@ -86,7 +95,52 @@ in_private_host() {
         # nothing else: the snapshots themselves are not differences
         [ "$(echo "$output" | grep -vc -e '^file' -e '^directory' -e '^mount' -e '^network' -e '^interface' \
                 -e '^process' -e '^service')" -eq 0 ]
+        ! grep -q '^cgroup' <<<"$output" # (others' cgroups come and go: not the run's)
         ! grep -q 'hoststate.sh' <<<"$output"
+}
+
+@test "hoststate: a cgroup of the run left behind is named once, with its hierarchies; someone else's is not" {
+        run in_private_host '
+                sh "$HS" snapshot "$T/before"
+                sh "$CG" make "$T/ours.cgroups" left
+                mkdir "$(head -n 1 "$T/ours.cgroups")/init/deeper"
+                CTK_HOSTCHECK=another-run sh "$CG" make "$T/theirs.cgroups" theirs
+                sh "$CG" make "$T/gone.cgroups" gone
+                sh "$CG" remove "$T/gone.cgroups"
+                sh "$HS" snapshot "$T/after"
+                sh "$HS" compare "$T/before" "$T/after"'
+        echo "$output"
+        [ "$status" -eq 1 ]
+        local n hierarchies
+        n=$(wc -l <"$T/ours.cgroups")
+        [ "$n" -ge 1 ]
+        # one line, every hierarchy, each one's init/ and the one made below it
+        [ "$(grep -c '^cgroup' <<<"$output")" -eq 1 ]
+        [[ "$output" =~ "cgroup left: ctk-$CTK_HOSTCHECK-left."[0-9a-f]+" (in "[^\;]+"; $((n + 1)) below it)" ]]
+        hierarchies=$(grep '^cgroup left' <<<"$output" | sed 's/.*(in \([^;]*\);.*/\1/' | tr ',' '\n' | wc -l)
+        [ "$hierarchies" -eq "$n" ]
+        ! grep -q 'theirs\|gone' <<<"$output"
+}
+
+@test "helpers/cgroup.sh: what an engine makes in its cgroup namespace lands below the test's cgroup and goes with it" {
+        sh "$CG" make "$T/e.cgroups" engines
+        mkdir "$T/cg"
+        sh "$CG" launch "$T/e.cgroups" unshare -m -C --propagation private sh -ec '
+                sh "$1" mount "$2/e.cgroups" "$2/cg" host $$
+                # as docker, podman and containerd do: absolute paths, from the root they see
+                if [ -e "$2/cg/cgroup.procs" ]; then
+                        mkdir -p "$2/cg/docker/abc"
+                else
+                        for h in "$2"/cg/*/; do mkdir -p "$h/docker/abc"; done
+                fi
+                grep -q "^0::/init$" /proc/self/cgroup' sh "$CG" "$T"
+        local d
+        while read -r d; do
+                [ -d "$d/docker/abc" ]
+        done <"$T/e.cgroups"
+        sh "$CG" remove "$T/e.cgroups"
+        [ ! -e "$T/e.cgroups" ]
+        [ ! -d "$d" ]
 }
 
 @test "hoststate: a snapshot that is not one is an error, not a pass" {

@@ -207,11 +207,10 @@ install_remove_purge() {
         "$CTK_BIN/amd-ctk" --root "$FAKEFS_MNT" cdi validate --path "$T/cdi/amd.json" >/dev/null
         [ "$(jq '.devices | length' "$T/cdi/amd.json")" -eq 16 ]
         cmp "$T/cdi/amd.json" "$T/state/cdi-generated.json"
-        before=$(stat -c %Y.%N "$T/cdi/amd.json")
-        sleep 1
+        before=$(stat -c '%i %.9Y' "$T/cdi/amd.json") # a rewrite is a new file (renamed over it), and a later mtime
         run refresh
         [ "$output" = "CDI spec is up to date: $T/cdi/amd.json" ]
-        [ "$(stat -c %Y.%N "$T/cdi/amd.json")" = "$before" ]
+        [ "$(stat -c '%i %.9Y' "$T/cdi/amd.json")" = "$before" ]
         # 64 at once, after another repartition
         echo SPX >"$FAKEFS_MNT/sys/bus/pci/devices/$bdf/current_compute_partition"
         local pids=() pid

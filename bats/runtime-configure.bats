@@ -127,14 +127,13 @@ EOF
         configure --set-as-default
         [ "$status" -eq 0 ]
         cp -p "$CFG" "$BATS_TEST_TMPDIR/first"
-        before=$(stat -c '%i %Y.%y' "$CFG")
-        sleep 0.01
+        before=$(stat -c '%i %.9Y' "$CFG") # a rewrite is a new file (renamed over it), and a later mtime
         configure --set-as-default
         [ "$status" -eq 0 ]
         [ "${lines[0]}" = "Loading configuration from: $CFG" ]
         [ "${lines[1]}" = "The config file is already up to date: $CFG" ]
         [ "${#lines[@]}" -eq 2 ]
-        [ "$(stat -c '%i %Y.%y' "$CFG")" = "$before" ]
+        [ "$(stat -c '%i %.9Y' "$CFG")" = "$before" ]
         cmp "$BATS_TEST_TMPDIR/first" "$CFG"
         [ ! -e "$CFG.bak" ] # the first run created the file: nothing to back up
 }
@@ -464,14 +463,19 @@ expect_untouched() {
 
 @test "edits are serialised: a run waits for another editor holding the file's lock, which is gone afterwards" {
         printf '{}\n' >"$CFG"
-        # Another editor (root, as we are) takes the lock beside the file, signals, then rewrites
-        # the file while holding it.
+        # Another editor (root, as we are: this shell) holds the lock beside the file; once the run
+        # has opened it and waits, the editor rewrites the file and lets go.
         (umask 077 && : >"$DIR/.daemon.json.lock")
-        flock "$DIR/.daemon.json.lock" sh -c 'touch "$1/../locked"; sleep 0.5; printf "{\"debug\": true}\n" >"$1/daemon.json"' sh "$DIR" &
-        holder=$!
-        while [ ! -e "$DIR/../locked" ]; do sleep 0.01; done
-        configure --set-as-default
-        wait "$holder"
+        local lock
+        exec {lock}<>"$DIR/.daemon.json.lock"
+        flock "$lock"
+        "$AMD_CTK" runtime configure --config-path "$CFG" --set-as-default >"$BATS_TEST_TMPDIR/out" 2>&1 {lock}>&- &
+        local run=$!
+        ctk_wait_for 60 ctk_has_open "$run" "$DIR/.daemon.json.lock"
+        printf '{"debug": true}\n' >"$CFG"
+        exec {lock}>&-
+        local status=0
+        wait "$run" || status=$?
         [ "$status" -eq 0 ]
         [ "$(dir_listing)" = "$(printf 'daemon.json\ndaemon.json.bak')" ]
         # Our edit was applied to the other editor's result, not to the file we would have read earlier.

@@ -24,7 +24,7 @@ static int resolve_target(const char *path, char **out, struct ctk_error **err)
         if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
                 char *real = realpath(path, NULL);
                 if (real == NULL)
-                        return ctk_error_errno(err, errno, "cannot follow the symbolic link %s", path);
+                        return ctk_error_errno(err, errno, "cannot follow the symbolic link %s", CTK_CUT(path));
                 *out = real;
                 return 0;
         }
@@ -76,7 +76,7 @@ int ctk_runtime_config_load(const char *path, struct loaded *l, struct ctk_error
         }
         struct stat st;
         if (stat(path, &st) < 0)
-                return ctk_error_errno(err, errno, "cannot read %s", path);
+                return ctk_error_errno(err, errno, "cannot read %s", CTK_CUT(path));
         l->mode = st.st_mode & 07777;
         l->uid = st.st_uid;
         l->gid = st.st_gid;

@@ -31,7 +31,7 @@ int ctk_runtime_absolute_path(const char *runtime, const char *path, char **out,
                         return ctk_error_errno(err, errno,
                                                "--runtime-path %s: cannot make it absolute (%s needs the runtime's "
                                                "absolute path)",
-                                               path, engine);
+                                               CTK_CUT(path), CTK_CUT(engine));
         } else {
                 const char *env = getenv("PATH");
                 *out = ctk_path_search(path, env, NULL, NULL);
@@ -43,9 +43,9 @@ int ctk_runtime_absolute_path(const char *runtime, const char *path, char **out,
                         return ctk_error_set(err, ENOENT,
                                              "%s is not on PATH (%s)%s%s: %s needs the runtime's absolute path; give "
                                              "it with --runtime-path",
-                                             path, env != NULL ? env : "unset",
-                                             dir != NULL ? " nor beside amd-ctk in " : "", dir != NULL ? dir : "",
-                                             engine);
+                                             CTK_CUT(path), CTK_CUT(env != NULL ? env : "unset"),
+                                             dir != NULL ? " nor beside amd-ctk in " : "",
+                                             CTK_CUT(dir != NULL ? dir : ""), CTK_CUT(engine));
         }
         return *out != NULL ? 0 : ctk_error_set(err, ENOMEM, "out of memory");
 }
@@ -80,7 +80,7 @@ static int plan_imports(const struct configure_opts *o, bool add, struct imports
         _cleanup_free_ char *cwd = o->config_path[0] == '/' ? NULL : getcwd(NULL, 0);
         _cleanup_free_ char *abs = NULL;
         if (o->config_path[0] != '/' && (cwd == NULL || asprintf(&abs, "%s/%s", cwd, o->config_path) < 0))
-                return ctk_error_set(err, ENOMEM, "cannot make %s absolute", o->config_path);
+                return ctk_error_set(err, ENOMEM, "cannot make %s absolute", CTK_CUT(o->config_path));
         int new_version = o->containerd_version != 0 ? o->containerd_version : 2;
         return ctk_dropin_containerd_imports(e->main_cfg.text, e->main_cfg.len, o->containerd_config,
                                              abs != NULL ? abs : o->config_path, add, new_version, &e->edited,
@@ -132,7 +132,7 @@ static int remove_dropin(const struct configure_opts *o, const struct loaded *ol
                 return 0;
         }
         if (unlink(o->config_path) < 0)
-                return ctk_error_errno(err, errno, "cannot remove %s", o->config_path);
+                return ctk_error_errno(err, errno, "cannot remove %s", CTK_CUT(o->config_path));
         printf("Removed %s\n", o->config_path);
         return 0;
 }
@@ -160,7 +160,7 @@ int ctk_runtime_configure_dropin(const struct configure_opts *o)
                 ctk_error_set(&err, EEXIST,
                               "%s exists and was not written by amd-ctk: not %s (move it away, or give another "
                               "--config-path)",
-                              o->config_path, o->remove ? "removed" : "replaced");
+                              CTK_CUT(o->config_path), o->remove ? "removed" : "replaced");
                 return ctk_cli_fail(err);
         }
         if (o->remove) {

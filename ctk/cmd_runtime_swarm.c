@@ -43,7 +43,7 @@ static int record_path(struct ctk_cli *cli, struct swarm_plan *p, struct ctk_err
 static int bad_record(const char *path, const char *what, struct ctk_error **err)
 {
         return ctk_error_set(err, EINVAL, "%s: %s; remove it and run amd-ctk runtime configure --swarm-resources again",
-                             path, what);
+                             CTK_CUT(path), CTK_CUT(what));
 }
 
 /* The record names the file that root rewrites: it is kept only in a state
@@ -65,16 +65,16 @@ static int read_record(struct swarm_plan *p, bool *found, struct ctk_error **err
         *found = false;
         if (check_dir(p, true, err) < 0)
                 return ctk_error_prefix(err, "cannot read the Swarm resources' record");
-        struct ctk_file_view v = {0};
-        if (ctk_file_view_open(p->record, CTK_FILE_MAX, CTK_READ_NOFOLLOW, &v, err) < 0) {
+        _cleanup_free_ char *text = NULL;
+        size_t len;
+        if (ctk_file_read(p->record, CTK_FILE_MAX, CTK_READ_NOFOLLOW, &text, &len, err) < 0) {
                 if ((*err)->code != ENOENT)
                         return -1;
                 ctk_error_free(ctk_steal(err));
                 return 0;
         }
         json_error_t jerr;
-        _cleanup_json_ json_t *r = json_loadb(v.data, v.len, JSON_REJECT_DUPLICATES, &jerr);
-        ctk_file_view_close(&v);
+        _cleanup_json_ json_t *r = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
         if (r == NULL)
                 return bad_record(p->record, jerr.text, err);
         const char *path = NULL, *kind = NULL, *ids = NULL;
@@ -178,7 +178,7 @@ int ctk_runtime_swarm_record(const struct configure_opts *o, const struct swarm_
                 bool ours = found && strcmp(r.config_path, abs) == 0 && strcmp(r.kind, p->kind) == 0;
                 ctk_runtime_swarm_clear(&r);
                 if (ours && unlink(p->record) < 0 && errno != ENOENT)
-                        return ctk_error_errno(err, errno, "cannot remove %s", p->record);
+                        return ctk_error_errno(err, errno, "cannot remove %s", CTK_CUT(p->record));
                 return 0;
         }
         _cleanup_free_ char *abs = absolute(path);

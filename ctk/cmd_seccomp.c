@@ -26,8 +26,8 @@ static int load_base(const char *path, json_t **out, struct ctk_error **err)
         json_t *j = is_stdin ? json_loadf(stdin, 0, &jerr) : json_loadb(text, len, 0, &jerr);
         if (j == NULL) {
                 if (jerr.line <= 0)
-                        return ctk_error_set(err, EINVAL, "cannot read %s: %s", name, jerr.text);
-                return ctk_error_set(err, EINVAL, "%s:%d:%d: %s", name, jerr.line, jerr.column, jerr.text);
+                        return ctk_error_set(err, EINVAL, "cannot read %s: %s", CTK_CUT(name), jerr.text);
+                return ctk_error_set(err, EINVAL, "%s:%d:%d: %s", CTK_CUT(name), jerr.line, jerr.column, jerr.text);
         }
         *out = j;
         return 0;
@@ -52,7 +52,7 @@ static int run_profile(void *ctx, const struct ctk_cmdline *cl)
         bool changed = false;
         if (ctk_seccomp_numa_edit_docker_profile(profile, &changed, &err) < 0) {
                 if (base != NULL)
-                        ctk_error_prefix(&err, "%s", strcmp(base, "-") == 0 ? "<stdin>" : base);
+                        ctk_error_prefix(&err, "%s", CTK_CUT(strcmp(base, "-") == 0 ? "<stdin>" : base));
                 return ctk_cli_fail(err);
         }
         if (!changed)

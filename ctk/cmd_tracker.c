@@ -196,7 +196,7 @@ static int run_release(void *ctx, const struct ctk_cmdline *cl)
         if (!ctk_tracker_may_hold(t, id))
                 return 0;
         if (ctk_tracker_release(t, id, NULL, &err) < 0) {
-                ctk_error_prefix(&err, "failed to release GPUs for container %s", id);
+                ctk_error_prefix(&err, "failed to release GPUs for container %s", CTK_CUT(id));
                 return ctk_cli_tracker_fail(cli, t, err);
         }
         return 0;

@@ -38,12 +38,13 @@ static int parse_ids(const char *ids, const struct ctk_gpu_list *gpus, struct ct
                 if (strncmp(n, CTK_CDI_DEFAULT_KIND "=", strlen(CTK_CDI_DEFAULT_KIND) + 1) != 0)
                         return ctk_error_set(
                             err, EINVAL,
-                            "'%s' is not a device of " CTK_CDI_DEFAULT_KIND ": the GPU Tracker knows AMD GPUs only", n);
+                            "'%s' is not a device of " CTK_CDI_DEFAULT_KIND ": the GPU Tracker knows AMD GPUs only",
+                            CTK_CUT(n));
                 if (ctk_cdi_gpu_name_mark(gpus, n + strlen(CTK_CDI_DEFAULT_KIND) + 1, marks) < 0)
                         return ctk_error_set(err, ENOENT,
                                              "'%s' names no GPU of this host (its names are GPU indices, 0x<UUID> "
                                              "and all; 'amd-ctk cdi list' shows them)",
-                                             n);
+                                             CTK_CUT(n));
         }
         ctk_selection_clear(sel);
         sel->idx = calloc(gpus->n + 1, sizeof(*sel->idx));

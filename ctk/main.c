@@ -82,8 +82,8 @@ int ctk_cli_state_dir(struct ctk_cli *cli, const char **out, struct ctk_error **
                 return ctk_error_set(err, EINVAL,
                                      "the host is simulated (%s %s): its state would go to this host's %s; set "
                                      "state-dir in a configuration file (--config FILE) for it",
-                                     profile != NULL ? "--profile" : "--root", profile != NULL ? profile : root,
-                                     c->state_dir);
+                                     profile != NULL ? "--profile" : "--root",
+                                     CTK_CUT(profile != NULL ? profile : root), CTK_CUT(c->state_dir));
         *out = c->state_dir;
         return 0;
 }

@@ -117,8 +117,8 @@ static int parse_leading(int argc, char *const argv[], struct rt_args *out, stru
                 const char *name = option_name(argv[i], &len, &value);
                 out->usage_error = true;
                 if (!name_is(name, len, "amd-config"))
-                        return ctk_error_set(err, EINVAL, "unknown option '%.*s'" CTK_CMDLINE_SEE_HELP,
-                                             (int)(name - argv[i] + (ptrdiff_t)len), argv[i], PROGRAM);
+                        return ctk_error_set(err, EINVAL, "unknown option '%s'" CTK_CMDLINE_SEE_HELP,
+                                             CTK_CUTN(argv[i], (size_t)(name - argv[i]) + len), PROGRAM);
                 if (value == NULL) {
                         if (i + 1 >= argc)
                                 return ctk_error_set(

@@ -49,10 +49,10 @@ static int allow_numa_syscalls(struct rt_job *j, bool *changed, struct ctk_error
         if (!j->cfg->seccomp_numa)
                 return 0;
         if (ctk_seccomp_numa_edit_spec(j->spec, changed, err) < 0)
-                return ctk_error_prefix(err, "invalid container spec: %s", j->spec_path);
+                return ctk_error_prefix(err, "invalid container spec: %s", CTK_CUT(j->spec_path));
         if (*changed)
                 ctk_log(CTK_LOG_INFO, "container %s: seccomp profile: allowed the NUMA memory-policy syscalls",
-                        j->args->id != NULL ? j->args->id : "?");
+                        CTK_CUT(j->args->id != NULL ? j->args->id : "?"));
         return 0;
 }
 
@@ -90,7 +90,7 @@ static int inject(struct rt_job *j, struct ctk_error **err)
                 return -1;
         struct ctk_cdi_apply_stats st;
         if (ctk_oci_check_editable(j->spec, err) < 0)
-                return ctk_error_prefix(err, "invalid container spec: %s", j->spec_path);
+                return ctk_error_prefix(err, "invalid container spec: %s", CTK_CUT(j->spec_path));
         if (ctk_cdi_apply(j->spec, j->origins, j->norigins, j->backend, &st, err) < 0)
                 return -1;
         bool numa = false;
@@ -99,10 +99,10 @@ static int inject(struct rt_job *j, struct ctk_error **err)
         ctk_log(CTK_LOG_INFO,
                 "container %s: %s: added %zu device nodes, %zu cgroup rules, %zu groups, %zu environment variables, "
                 "%zu mounts, %zu hooks",
-                j->args->id != NULL ? j->args->id : "?", what != NULL ? what : "?", st.devices, st.rules, st.gids,
-                st.env, st.mounts, st.hooks);
+                CTK_CUT(j->args->id != NULL ? j->args->id : "?"), CTK_CUT(what != NULL ? what : "?"), st.devices,
+                st.rules, st.gids, st.env, st.mounts, st.hooks);
         if (j->tracked && rt_tracker_add_release_hook(j->spec, j->cfg, j->args, err) < 0)
-                return ctk_error_prefix(err, "invalid container spec: %s", j->spec_path);
+                return ctk_error_prefix(err, "invalid container spec: %s", CTK_CUT(j->spec_path));
         if (st.devices + st.rules + st.gids + st.env + st.mounts + st.hooks + st.netdevs == 0 && !st.intel_rdt &&
             !numa && !j->tracked)
                 return 0;
@@ -117,19 +117,19 @@ static int run_job(struct rt_job *j, struct ctk_error **err)
         if (ctk_file_read(j->spec_path, RT_SPEC_MAX, 0, &j->data, &j->len, err) < 0)
                 return ctk_error_prefix(err, "reading the container spec");
         if (!rt_spec_may_request_gpus(j->data, j->len, &j->cfg->cdi_annotation_prefixes)) {
-                ctk_log(CTK_LOG_DEBUG, "container %s: no GPU requested", j->args->id ? j->args->id : "?");
+                ctk_log(CTK_LOG_DEBUG, "container %s: no GPU requested", CTK_CUT(j->args->id ? j->args->id : "?"));
                 return 0;
         }
         if (ctk_oci_spec_parse(j->data, j->len, j->spec_path, &j->spec, &j->lits, err) < 0)
                 return ctk_error_prefix(err, "invalid container spec");
         if (ctk_oci_env(j->spec, &j->env, &j->nenv, err) < 0)
-                return ctk_error_prefix(err, "invalid container spec: %s", j->spec_path);
+                return ctk_error_prefix(err, "invalid container spec: %s", CTK_CUT(j->spec_path));
         if (rt_request_gather(j, err) < 0)
                 return -1;
         bool none = j->sel.kind == CTK_SELECT_NONE || (j->sel.kind == CTK_SELECT_LIST && j->sel.n == 0);
         if ((j->sel.kind != CTK_SELECT_LIST || j->sel.n == 0) && j->cdi.n == 0 &&
             !(none && ctk_cdi_simhost_is(j->cfg->root))) { /* (a simulated host's sysfs: gpus.c) */
-                ctk_log(CTK_LOG_DEBUG, "container %s: %s", j->args->id ? j->args->id : "?",
+                ctk_log(CTK_LOG_DEBUG, "container %s: %s", CTK_CUT(j->args->id ? j->args->id : "?"),
                         j->sel.kind == CTK_SELECT_NONE ? "GPUs: none" : "no GPU requested");
                 return 0;
         }

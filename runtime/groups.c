@@ -97,7 +97,7 @@ static void warn_left_out(const struct rt_job *j, uint32_t gid, enum ctk_oci_gid
                              id, what, (unsigned)gid);
         if (r < 0)
                 return;
-        ctk_log(keep ? CTK_LOG_INFO : CTK_LOG_WARNING, "%s", line);
+        ctk_log(keep ? CTK_LOG_INFO : CTK_LOG_WARNING, "%s", CTK_CUT(line));
         if (!keep)
                 fprintf(stderr, "amd-container-runtime: warning: %s\n", line);
 }
@@ -126,7 +126,7 @@ int rt_job_map_groups(struct rt_job *j, struct ctk_error **err)
                                      .overflow = overflow_gid()};
         if (v.userns && ctk_oci_spec_gid_mappings(j->spec, &container, err) < 0) {
                 ctk_oci_idmap_clear(&self);
-                return ctk_error_prefix(err, "invalid container spec: %s", j->spec_path);
+                return ctk_error_prefix(err, "invalid container spec: %s", CTK_CUT(j->spec_path));
         }
         bool keep = keeps_groups(j->spec);
         size_t n = 0;
@@ -148,8 +148,8 @@ int rt_job_map_groups(struct rt_job *j, struct ctk_error **err)
                                      "container %s keeps its user's groups for GPU nodes (" KEEP_GROUPS
                                      ": Podman's --group-add keep-groups) but %s does not keep them: set "
                                      "\"runtime-path\": \"crun\" in %s",
-                                     j->args->id != NULL ? j->args->id : "?", j->runtime,
-                                     config != NULL ? config : CTK_DEFAULT_CONFIG_PATH);
+                                     CTK_CUT(j->args->id != NULL ? j->args->id : "?"), CTK_CUT(j->runtime),
+                                     CTK_CUT(config != NULL ? config : CTK_DEFAULT_CONFIG_PATH));
         }
         return 0;
 }

@@ -68,16 +68,16 @@ int rt_lowlevel_find(const char *configured, const char *path_env, const char *s
                                 return ctk_error_set(err, ELOOP,
                                                      "runtime-path %s is amd-container-runtime itself; "
                                                      "set it to runc or crun",
-                                                     configured);
+                                                     CTK_CUT(configured));
                         if (u == 0)
                                 return ctk_error_set(err, ENOENT, "runtime-path %s is not an executable file",
-                                                     configured);
+                                                     CTK_CUT(configured));
                         *out = strdup(configured);
                 } else {
                         *out = search(configured, path_env, &me, &found_self);
                         if (*out == NULL)
-                                return ctk_error_set(err, ENOENT, "runtime-path %s: not found on PATH%s", configured,
-                                                     found_self ? " (except this program)" : "");
+                                return ctk_error_set(err, ENOENT, "runtime-path %s: not found on PATH%s",
+                                                     CTK_CUT(configured), found_self ? " (except this program)" : "");
                 }
                 return *out != NULL ? 0 : ctk_error_set(err, ENOMEM, "out of memory");
         }
@@ -137,5 +137,5 @@ int rt_lowlevel_exec(const char *runtime, char *const args[], int n, struct ctk_
         execv(runtime, argv);
         int e = errno;
         free(argv);
-        return ctk_error_errno(err, e, "cannot execute %s", runtime);
+        return ctk_error_errno(err, e, "cannot execute %s", CTK_CUT(runtime));
 }

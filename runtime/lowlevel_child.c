@@ -28,7 +28,7 @@ int rt_lowlevel_spawn(const char *runtime, char *const args[], int n, bool quiet
                 e = posix_spawn(child, runtime, &fa, NULL, argv, environ);
         posix_spawn_file_actions_destroy(&fa);
         free(argv);
-        return e == 0 ? 0 : ctk_error_errno(err, e, "cannot execute %s", runtime);
+        return e == 0 ? 0 : ctk_error_errno(err, e, "cannot execute %s", CTK_CUT(runtime));
 }
 
 int rt_lowlevel_wait(pid_t child)

@@ -124,8 +124,8 @@ int main(int argc, char **argv)
 
         if (a.version || a.help_ours)
                 print_ours(&a, runtime);
-        ctk_log(CTK_LOG_DEBUG, "%s %s: exec %s", a.command_name != NULL ? a.command_name : "(no command)",
-                a.id != NULL ? a.id : "", runtime);
+        ctk_log(CTK_LOG_DEBUG, "%s %s: exec %s", CTK_CUT(a.command_name != NULL ? a.command_name : "(no command)"),
+                CTK_CUT(a.id != NULL ? a.id : ""), CTK_CUT(runtime));
         if (a.version && a.command_name != NULL && strcmp(a.command_name, "version") == 0)
                 rt_lowlevel_exec(runtime, (char *[]){(char *)"--version", NULL}, 1, &err); /* runc has no `version` */
         else

@@ -39,10 +39,11 @@ int rt_policy_check_kinds(const struct ctk_config *cfg, const struct ctk_strv *n
                 _cleanup_free_ char *kinds = ctk_strv_join(&cfg->cdi_kinds, ", ");
                 const char *source = sources != NULL && i < sources->n ? sources->v[i] : NULL;
                 return ctk_error_set(err, EPERM,
-                                     "%s%s'%s' is a CDI device of kind %.*s, which this runtime does not resolve "
+                                     "%s%s'%s' is a CDI device of kind %s, which this runtime does not resolve "
                                      "(config key cdi-kinds: %s); add the kind to cdi-kinds, or \"*\" for any kind",
-                                     source != NULL ? source : "", source != NULL ? ": " : "", name, kind_len, name,
-                                     kinds != NULL && kinds[0] != '\0' ? kinds : "none");
+                                     CTK_CUT(source != NULL ? source : ""), source != NULL ? ": " : "", CTK_CUT(name),
+                                     CTK_CUTN(name, kind_len),
+                                     CTK_CUT(kinds != NULL && kinds[0] != '\0' ? kinds : "none"));
         }
         return 0;
 }

@@ -70,7 +70,7 @@ int rt_job_cache(struct rt_job *j, struct ctk_error **err)
         /* a spec not used (not trusted, too large, invalid): one line each */
         for (size_t i = 0; i < j->cache.nproblems; i++)
                 ctk_log_msg(CTK_LOG_WARNING, j->cache.problems[i].msg, "container %s",
-                            j->args->id != NULL ? j->args->id : "?");
+                            CTK_CUT(j->args->id != NULL ? j->args->id : "?"));
         return 0;
 }
 
@@ -89,7 +89,7 @@ static int refuse_names(const struct ctk_strv *names, const struct ctk_strv *var
                              "%s: '%s' is a CDI device name, but the runtime's mode is legacy (config key mode), "
                              "where GPU indices, ranges and UUIDs select GPUs; set mode to auto or cdi to use CDI "
                              "names",
-                             vars->n > 0 ? vars->v[0] : CTK_VISIBLE_DEVICES, names->v[0]);
+                             CTK_CUT(vars->n > 0 ? vars->v[0] : CTK_VISIBLE_DEVICES), CTK_CUT(names->v[0]));
 }
 
 /* The variables of an unprivileged container, when the configuration
@@ -100,7 +100,7 @@ static void drop_variables(struct rt_job *j)
                 "container %s: AMD_VISIBLE_DEVICES and DOCKER_RESOURCE_* ignored: the container is not privileged "
                 "(CAP_SYS_ADMIN is not in its bounding set) and accept-visible-devices-envvar-when-unprivileged is "
                 "false",
-                j->args->id != NULL ? j->args->id : "?");
+                CTK_CUT(j->args->id != NULL ? j->args->id : "?"));
         j->nenv = 0;
 }
 
@@ -141,13 +141,13 @@ int rt_request_gather(struct rt_job *j, struct ctk_error **err)
                         return refuse_names(&names, &vars, err);
                 if (ctk_cdi_spec_requests_annotations(j->spec, &j->cfg->cdi_annotation_prefixes))
                         ctk_log(CTK_LOG_DEBUG, "container %s: mode legacy: CDI request annotations ignored",
-                                j->args->id != NULL ? j->args->id : "?");
+                                CTK_CUT(j->args->id != NULL ? j->args->id : "?"));
                 return 0;
         }
         if (append(&j->names, &names, err) < 0 || append(&j->sources, &vars, err) < 0)
                 return -1;
         if (ctk_cdi_annotation_names(j->spec, &j->cfg->cdi_annotation_prefixes, &j->names, &j->sources, err) < 0)
-                return ctk_error_prefix(err, "invalid container spec: %s", j->spec_path);
+                return ctk_error_prefix(err, "invalid container spec: %s", CTK_CUT(j->spec_path));
         if (rt_policy_check_kinds(j->cfg, &j->names, &j->sources, err) < 0)
                 return -1;
         if (j->mode == CTK_MODE_CDI)

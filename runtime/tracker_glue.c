@@ -32,7 +32,7 @@ int rt_tracker_reserve(const struct ctk_config *cfg, const struct rt_args *a, co
         if (sel->kind != CTK_SELECT_LIST || sel->n == 0)
                 return 0;
         if (a->id == NULL)
-                return ctk_error_set(err, EINVAL, "%s without a container id", a->command_name);
+                return ctk_error_set(err, EINVAL, "%s without a container id", CTK_CUT(a->command_name));
         _cleanup_tracker_ struct ctk_tracker *t = NULL;
         if (open_tracker(cfg, &t, err) < 0)
                 return -1;
@@ -47,7 +47,7 @@ int rt_tracker_reserve(const struct ctk_config *cfg, const struct rt_args *a, co
         if (ctk_tracker_allocate(t, gpus, &req, tracked, err) < 0)
                 return -1;
         if (*tracked)
-                ctk_log(CTK_LOG_INFO, "container %s: GPU tracker: GPUs allocated", a->id);
+                ctk_log(CTK_LOG_INFO, "container %s: GPU tracker: GPUs allocated", CTK_CUT(a->id));
         return 0;
 }
 
@@ -57,9 +57,9 @@ void rt_tracker_release(const struct ctk_config *cfg, const char *id)
         _cleanup_tracker_ struct ctk_tracker *t = NULL;
         bool released = false;
         if (open_tracker(cfg, &t, &err) < 0 || ctk_tracker_release(t, id, &released, &err) < 0)
-                ctk_log_msg(CTK_LOG_WARNING, err->msg, "container %s: GPU tracker: release failed", id);
+                ctk_log_msg(CTK_LOG_WARNING, err->msg, "container %s: GPU tracker: release failed", CTK_CUT(id));
         else if (released)
-                ctk_log(CTK_LOG_INFO, "container %s: GPU tracker: GPUs released", id);
+                ctk_log(CTK_LOG_INFO, "container %s: GPU tracker: GPUs released", CTK_CUT(id));
 }
 
 static bool append_string(json_t *arr, const char *s)
@@ -72,7 +72,8 @@ int rt_tracker_add_release_hook(json_t *spec, const struct ctk_config *cfg, cons
 {
         _cleanup_free_ char *ctk = rt_ctk_find(cfg->ctk_path, "/proc/self/exe");
         if (ctk == NULL) {
-                ctk_log(CTK_LOG_WARNING, "container %s: no amd-ctk for the GPU release hook (set ctk-path)", a->id);
+                ctk_log(CTK_LOG_WARNING, "container %s: no amd-ctk for the GPU release hook (set ctk-path)",
+                        CTK_CUT(a->id));
                 return 0;
         }
         const char *cfg_path = rt_args_config_file(a); /* the hook reads the same file */

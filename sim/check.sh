@@ -203,7 +203,7 @@ echo "check: the host's state after the tests"
 sh sim/hoststate.sh snapshot "$LOGS/host-after"
 if sh sim/hoststate.sh compare "$LOGS/host-before" "$LOGS/host-after" >"$LOGS/host.diff"; then
         echo "host: unchanged (files under /etc /var /run /usr, mounts, network namespaces, interfaces," \
-                "processes, the engines' services)"
+                "processes, the engines' services, the run's cgroups)"
         count host 1 0
 else
         echo "host: changed by the run (or by someone else on this machine meanwhile):"

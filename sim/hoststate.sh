@@ -20,18 +20,24 @@
 #   units    `systemctl is-enabled` of the engines' units (it reads the
 #            enablement symlinks, so it answers without systemd running too),
 #            and `systemctl is-active` where systemd runs
+#   cgroups  every cgroup directory of every hierarchy (each cgroup v1
+#            controller's, and the cgroup2 mount), as HIERARCHY:/PATH
 #
 # compare reports what differs: a file created, removed or modified (mtime,
 # size, mode, owner, type or target), a mount, network namespace or
-# interface added or removed, a unit's state changed, and a process that
-# is new and still running.  Processes that ended are not differences: the
+# interface added or removed, a unit's state changed, a process that is
+# new and still running, and a cgroup of the run left behind.  Processes that ended are not differences: the
 # machine's own short-lived processes end all the time.  Not counted as new:
 # kernel threads, and the check's own process tree (the ancestors of the
 # process that takes the after snapshot, and its children).  A new process
 # whose environment carries the CTK_HOSTCHECK value of the run (make check
 # exports one) is marked "[this run]": a daemon a test left behind; one
 # without it was started by someone else on the machine, or by a container,
-# which has an environment of its own.
+# which has an environment of its own.  Cgroups come and go with everyone's
+# containers: the tests make the cgroups of the engines they start below
+# one of their own named ctk-RUN-... (RUN: the value of CTK_HOSTCHECK,
+# bats/helpers/cgroup.sh), and a new cgroup is one of the run's when its
+# path has such a name; the others are someone else's.
 #
 # Nothing is excluded: what make deps installs happens before the first
 # snapshot, and a test has no business anywhere under these trees.
@@ -130,6 +136,23 @@ snap_units() {
         done
 }
 
+# HIERARCHY:/PATH of every cgroup (HIERARCHY: the v1 controllers or name,
+# "cgroup2")
+snap_cgroups() {
+        awk '{
+                for (i = 7; $i != "-"; i++) ;
+                type = $(i + 1); if (type != "cgroup" && type != "cgroup2") next
+                n = split($(i + 3), o, ","); key = ""
+                for (k = 1; k <= n; k++) if (o[k] != "rw" && o[k] != "ro" && o[k] != "xattr" && o[k] !~ /^release_agent=/ && \
+                                                 o[k] != "nsdelegate" && o[k] != "memory_recursiveprot")
+                        key = key (key == "" ? "" : ",") o[k]
+                if (type == "cgroup2") key = "cgroup2"
+                if (!seen[key]++) print key, $5
+        }' /proc/self/mountinfo | while read -r key mp; do
+                find "$mp" -mindepth 1 -type d -printf "$key:/%P\n" 2>/dev/null || true
+        done | LC_ALL=C sort
+}
+
 snapshot() {
         dir=$1
         mkdir -p "$dir"
@@ -138,6 +161,7 @@ snapshot() {
         snap_netns >"$dir/netns"
         snap_links >"$dir/links"
         snap_units >"$dir/units"
+        snap_cgroups >"$dir/cgroups"
         snap_procs $$ >"$dir/procs"
         printf 'run=%s\ntrees=%s\n' "${CTK_HOSTCHECK:--}" "$TREES" >"$dir/meta"
 }
@@ -204,6 +228,28 @@ cmp_units() {
                     ($1 in before) && before[$1] != $2 { print "service " $1 ": " before[$1] " -> " $2 }' "$1/units" "$2/units"
 }
 
+# the cgroups of the run (a component ctk-RUN-...) created and still there
+cmp_cgroups() {
+        local run
+        run=$(sed -n 's/^run=//p' "$2/meta")
+        [ "$run" != - ] || return 0
+        # one line per cgroup of the run, with the hierarchies it is in and
+        # how many below it
+        LC_ALL=C comm -13 "$1/cgroups" "$2/cgroups" | awk -v mark="/ctk-$run-" '
+                (i = index($0, mark)) {
+                        rest = substr($0, i + 1); name = rest; sub(/\/.*/, "", name)
+                        h = $0; sub(/:.*/, "", h)
+                        if (rest == name) { where[name] = where[name] (where[name] == "" ? "" : ", ") h; n[name]++ }
+                        else below[name]++
+                }
+                END {
+                        for (c in below) if (!(c in n)) n[c] = 0
+                        for (c in n)
+                                printf "cgroup left: %s (in %s%s)\n", c, n[c] ? where[c] : "cgroups made before the check", \
+                                        below[c] ? "; " below[c] " below it" : ""
+                }' | LC_ALL=C sort | limit "cgroups"
+}
+
 cmp_procs() {
         local run
         run=$(sed -n 's/^run=//p' "$2/meta")
@@ -233,7 +279,7 @@ cmp_procs() {
 
 compare() {
         b=$1 a=$2
-        for f in files mounts netns links procs units meta; do
+        for f in files mounts netns links procs units cgroups meta; do
                 [ -f "$b/$f" ] && [ -f "$a/$f" ] || {
                         echo "hoststate: $b or $a is not a complete snapshot (no $f)" >&2
                         exit 2
@@ -245,6 +291,7 @@ compare() {
                 cmp_list "network namespace" "$b/netns" "$a/netns"
                 cmp_list interface "$b/links" "$a/links"
                 cmp_units "$b" "$a"
+                cmp_cgroups "$b" "$a"
                 cmp_procs "$b" "$a"
         })
         [ -n "$out" ] || exit 0

@@ -21,7 +21,7 @@ static int lookup(struct fakefs_ctx *c, const char *what, const char *path, bool
         *snap = ctk_fakefs_host_snapshot(c->host);
         int rc = ctk_fakefs_tree_lookup(*snap, path, follow, n);
         if (rc < 0)
-                return ctk_error_errno(err, -rc, "%s %s", what, path);
+                return ctk_error_errno(err, -rc, "%s %s", CTK_CUT(what), CTK_CUT(path));
         return 0;
 }
 
@@ -32,12 +32,12 @@ static int fakefs_read_file(void *ctx, const char *path, char **out, size_t *len
         if (lookup(ctx, "reading", path, true, &snap, &n, err) < 0)
                 return -1;
         if (n->type == CTK_NODE_DIR)
-                return ctk_error_errno(err, EISDIR, "reading %s", path);
+                return ctk_error_errno(err, EISDIR, "reading %s", CTK_CUT(path));
         if (n->type != CTK_NODE_FILE)
-                return ctk_error_errno(err, EINVAL, "reading %s", path);
+                return ctk_error_errno(err, EINVAL, "reading %s", CTK_CUT(path));
         char *s = malloc(n->len + 1);
         if (s == NULL)
-                return ctk_error_errno(err, ENOMEM, "reading %s", path);
+                return ctk_error_errno(err, ENOMEM, "reading %s", CTK_CUT(path));
         memcpy(s, n->data, n->len + 1);
         *out = s;
         if (len != NULL)
@@ -52,10 +52,10 @@ static int fakefs_list_dir(void *ctx, const char *path, struct ctk_strv *names, 
         if (lookup(ctx, "listing", path, true, &snap, &n, err) < 0)
                 return -1;
         if (n->type != CTK_NODE_DIR)
-                return ctk_error_errno(err, ENOTDIR, "listing %s", path);
+                return ctk_error_errno(err, ENOTDIR, "listing %s", CTK_CUT(path));
         for (size_t i = 0; i < n->nkids; i++)
                 if (ctk_strv_push(names, n->kids[i]->name) < 0)
-                        return ctk_error_errno(err, ENOMEM, "listing %s", path);
+                        return ctk_error_errno(err, ENOMEM, "listing %s", CTK_CUT(path));
         return 0;
 }
 
@@ -83,9 +83,9 @@ static int fakefs_read_link(void *ctx, const char *path, char **target, struct c
         if (lookup(ctx, "readlink", path, false, &snap, &n, err) < 0)
                 return -1;
         if (n->type != CTK_NODE_LINK)
-                return ctk_error_errno(err, EINVAL, "readlink %s", path);
+                return ctk_error_errno(err, EINVAL, "readlink %s", CTK_CUT(path));
         if ((*target = strdup(n->data)) == NULL)
-                return ctk_error_errno(err, ENOMEM, "readlink %s", path);
+                return ctk_error_errno(err, ENOMEM, "readlink %s", CTK_CUT(path));
         return 0;
 }
 

@@ -231,7 +231,7 @@ int ctk_fakefs_build(const struct ctk_fakefs_profile *p, const struct ctk_fakefs
                 rc = add_gpu(&b, &plan.gpus[i]);
         ctk_fakefs_plan_clear(&plan);
         if (rc < 0)
-                return ctk_error_prefix(err, "building the tree of %s", p->path);
+                return ctk_error_prefix(err, "building the tree of %s", CTK_CUT(p->path));
         *out = ctk_steal(&t);
         return 0;
 }

@@ -136,7 +136,7 @@ static int apply_line(struct ctk_fakefs_faults *f, char *line, const char *where
                              "%s:%zu: expected \"eio GLOB\", \"enoent GLOB\", \"delay MS GLOB\" (MS up to %d), "
                              "\"huge BYTES GLOB\" (GLOB an absolute path pattern), \"unplug BDF\", \"plug BDF\" or "
                              "\"clear\"",
-                             where, lineno, CTK_FAKEFS_MAX_DELAY_MS);
+                             CTK_CUT(where), lineno, CTK_FAKEFS_MAX_DELAY_MS);
 }
 
 int ctk_fakefs_faults_apply(struct ctk_fakefs_faults *f, const char *text, const char *where, struct ctk_error **err)

@@ -137,15 +137,15 @@ static int apply(struct ctk_fakefs_host *h, struct ctk_fakefs_state *next, size_
         }
         const char *kind = what == SET_COMPUTE ? "compute" : "memory";
         if (!gs->present)
-                return ctk_error_set(err, ENODEV, "gpu %s is unplugged", g->pci);
+                return ctk_error_set(err, ENODEV, "gpu %s is unplugged", CTK_CUT(g->pci));
         if (!g->partition.supported)
-                return ctk_error_set(err, EINVAL, "gpu %s has no partition support", g->pci);
+                return ctk_error_set(err, EINVAL, "gpu %s has no partition support", CTK_CUT(g->pci));
         const struct ctk_strv *avail =
             what == SET_COMPUTE ? &g->partition.available_compute : &g->partition.available_memory;
         const char *m = match_mode(avail, mode);
         if (m == NULL)
-                return ctk_error_set(err, EINVAL, "gpu %s: %s partition mode \"%s\" is not available", g->pci, kind,
-                                     mode);
+                return ctk_error_set(err, EINVAL, "gpu %s: %s partition mode \"%s\" is not available", CTK_CUT(g->pci),
+                                     CTK_CUT(kind), CTK_CUT(mode));
         char *cur = what == SET_COMPUTE ? gs->compute : gs->memory;
         if (strcmp(cur, m) == 0)
                 return 0;
@@ -158,7 +158,8 @@ static int change(struct ctk_fakefs_host *h, const char *pci, enum change what, 
 {
         size_t i;
         if (ctk_fakefs_profile_find_gpu(h->profile, pci, &i) == NULL)
-                return ctk_error_set(err, ENOENT, "no GPU at PCI address %s in %s", pci, h->profile->path);
+                return ctk_error_set(err, ENOENT, "no GPU at PCI address %s in %s", CTK_CUT(pci),
+                                     CTK_CUT(h->profile->path));
         pthread_mutex_lock(&h->write_lock);
         struct ctk_fakefs_state next = {0};
         int rc = ctk_fakefs_state_copy(&h->state, &next, err);

@@ -60,7 +60,7 @@ static json_t *diff_props(struct ctk_fakefs_importer *im, const struct ctk_kfd_c
                         ctk_error_set(im->err, EINVAL,
                                       "%s/nodes/%d/properties lacks %s, which nodes/%d has; a profile cannot "
                                       "express that",
-                                      im->dir, n->id, tmpl->props.v[i].key, tmpl->id);
+                                      CTK_CUT(im->dir), n->id, CTK_CUT(tmpl->props.v[i].key), tmpl->id);
                         json_decref(d);
                         return NULL;
                 }
@@ -316,7 +316,7 @@ static int run(struct ctk_fakefs_importer *im, const struct ctk_fakefs_import_op
         /* The result must load as a profile. */
         _cleanup_fakefs_profile_ struct ctk_fakefs_profile *check = NULL;
         if (ctk_fakefs_profile_parse(with_nl, im->dir, &check, err) < 0)
-                return ctk_error_prefix(err, "the profile imported from %s does not load", im->dir);
+                return ctk_error_prefix(err, "the profile imported from %s does not load", CTK_CUT(im->dir));
         *json_out = ctk_steal(&with_nl);
         return 0;
 }

@@ -20,7 +20,8 @@ static int need(struct ctk_fakefs_importer *im, const struct ctk_kfd_capture_nod
 {
         uint64_t v;
         if (ctk_kfd_capture_u64(n, key, &v) < 0)
-                return ctk_error_set(im->err, EINVAL, "%s/nodes/%d/properties: missing %s", im->dir, n->id, key);
+                return ctk_error_set(im->err, EINVAL, "%s/nodes/%d/properties: missing %s", CTK_CUT(im->dir), n->id,
+                                     CTK_CUT(key));
         return 0;
 }
 
@@ -68,7 +69,7 @@ int ctk_fakefs_import_group(struct ctk_fakefs_importer *im)
                         return ctk_error_set(im->err, EINVAL,
                                              "%s/nodes/%d/properties: domain, location_id or drm_render_minor "
                                              "out of range",
-                                             im->dir, n->id);
+                                             CTK_CUT(im->dir), n->id);
                 struct ctk_fakefs_import_gpu key = {
                     (unsigned int)dom, (unsigned int)(loc >> 8) & 0xff, (unsigned int)(loc >> 3) & 0x1f, {0}, 0};
                 struct ctk_fakefs_import_gpu *g = NULL;
@@ -81,7 +82,7 @@ int ctk_fakefs_import_group(struct ctk_fakefs_importer *im)
                 }
                 if (g->n == CTK_FAKEFS_MAX_PARTITIONS)
                         return ctk_error_set(im->err, EINVAL, "%s: more than %d KFD nodes on PCI device %04x:%02x:%02x",
-                                             im->dir, CTK_FAKEFS_MAX_PARTITIONS, g->domain, g->bus, g->dev);
+                                             CTK_CUT(im->dir), CTK_FAKEFS_MAX_PARTITIONS, g->domain, g->bus, g->dev);
                 g->parts[g->n++] = n;
         }
         qsort(im->groups, im->ngroups, sizeof(*im->groups), by_pci);

@@ -22,10 +22,10 @@ int ctk_kfd_capture_slurp(const char *path, bool missing_ok, char **out, struct 
                         return 0;
                 if (e->code == ENOMEM)
                         return ctk_error_set(err, ENOMEM, "out of memory");
-                return ctk_error_errno(err, e->code, "reading %s", path);
+                return ctk_error_errno(err, e->code, "reading %s", CTK_CUT(path));
         }
         if (strlen(buf) != n)
-                return ctk_error_set(err, EINVAL, "%s: contains a NUL byte", path);
+                return ctk_error_set(err, EINVAL, "%s: contains a NUL byte", CTK_CUT(path));
         *out = ctk_steal(&buf);
         return 0;
 }
@@ -62,12 +62,13 @@ int ctk_kfd_capture_parse_props(const char *path, char *text, bool any_value, st
                 if (sp == NULL || sp == p ||
                     (any_value ? strspn(sp + 1, "0123456789,") != strlen(sp + 1) || sp[1] == '\0'
                                : parse_number(sp + 1, &v) < 0))
-                        return ctk_error_set(err, EINVAL, "%s:%zu: expected \"key value\" with a decimal value", path,
-                                             lineno);
+                        return ctk_error_set(err, EINVAL, "%s:%zu: expected \"key value\" with a decimal value",
+                                             CTK_CUT(path), lineno);
                 *sp = '\0';
                 for (size_t i = 0; i < out->n; i++)
                         if (strcmp(out->v[i].key, p) == 0)
-                                return ctk_error_set(err, EINVAL, "%s:%zu: key %s appears twice", path, lineno, p);
+                                return ctk_error_set(err, EINVAL, "%s:%zu: key %s appears twice", CTK_CUT(path), lineno,
+                                                     CTK_CUT(p));
                 struct ctk_fakefs_prop *pr = &out->v[out->n];
                 pr->key = strdup(p);
                 pr->value = strdup(sp + 1);
@@ -88,7 +89,7 @@ static int read_number_file(const char *path, bool *has, uint64_t *out, struct c
                 return 0;
         s[strcspn(s, "\r\n")] = '\0';
         if (parse_number(s, out) < 0)
-                return ctk_error_set(err, EINVAL, "%s: not a decimal number", path);
+                return ctk_error_set(err, EINVAL, "%s: not a decimal number", CTK_CUT(path));
         return 0;
 }
 
@@ -122,7 +123,8 @@ int ctk_kfd_capture_read(const char *dir, struct ctk_kfd_capture *out, struct ct
                 return ctk_error_set(err, ENOMEM, "out of memory");
         DIR *d = opendir(nodes);
         if (d == NULL)
-                return ctk_error_errno(err, errno, "%s is not a KFD topology capture: cannot open %s", dir, nodes);
+                return ctk_error_errno(err, errno, "%s is not a KFD topology capture: cannot open %s", CTK_CUT(dir),
+                                       CTK_CUT(nodes));
         _cleanup_free_ int *ids = NULL;
         size_t n = 0, cap = 0;
         struct dirent *e;
@@ -131,7 +133,7 @@ int ctk_kfd_capture_read(const char *dir, struct ctk_kfd_capture *out, struct ct
                 if (e->d_name[0] == '.')
                         continue;
                 if (parse_number(e->d_name, &v) < 0 || v > CTK_FAKEFS_MAX_KFD_NODE) {
-                        ctk_error_set(err, EINVAL, "%s/%s: not a KFD node number", nodes, e->d_name);
+                        ctk_error_set(err, EINVAL, "%s/%s: not a KFD node number", CTK_CUT(nodes), CTK_CUT(e->d_name));
                         closedir(d);
                         return -1;
                 }
@@ -148,7 +150,7 @@ int ctk_kfd_capture_read(const char *dir, struct ctk_kfd_capture *out, struct ct
         }
         closedir(d);
         if (n == 0)
-                return ctk_error_set(err, EINVAL, "%s: no KFD nodes", nodes);
+                return ctk_error_set(err, EINVAL, "%s: no KFD nodes", CTK_CUT(nodes));
         qsort(ids, n, sizeof(*ids), by_int);
         out->nodes = calloc(n, sizeof(*out->nodes));
         if (out->nodes == NULL)

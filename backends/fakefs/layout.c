@@ -192,12 +192,12 @@ static int check_nodes(const struct ctk_fakefs_profile *p, const struct ctk_fake
                 for (size_t k = 0; pg->kfd && k < pg->nparts; k++) {
                         int node = pg->parts[k].kfd_node;
                         if (node < 0 || (size_t)node > max)
-                                return ctk_error_set(err, EINVAL, "%s: gpu %s: KFD node %d out of range", p->path,
-                                                     pg->gpu->pci, node);
+                                return ctk_error_set(err, EINVAL, "%s: gpu %s: KFD node %d out of range",
+                                                     CTK_CUT(p->path), CTK_CUT(pg->gpu->pci), node);
                         if (owner[node] != NULL)
-                                return ctk_error_set(err, EINVAL,
-                                                     "%s: KFD node %d of gpu %s (partition %zu) is also used by %s",
-                                                     p->path, node, pg->gpu->pci, k, owner[node]);
+                                return ctk_error_set(
+                                    err, EINVAL, "%s: KFD node %d of gpu %s (partition %zu) is also used by %s",
+                                    CTK_CUT(p->path), node, CTK_CUT(pg->gpu->pci), k, CTK_CUT(owner[node]));
                         owner[node] = pg->gpu->pci;
                 }
         }

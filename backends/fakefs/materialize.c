@@ -29,9 +29,9 @@ static int fail(struct ctk_error **err, int errnum, const char *dir, const struc
 {
         _cleanup_free_ char *path = ctk_fakefs_node_path(n);
         if (errnum == EPERM && n->type == CTK_NODE_CHR)
-                return ctk_error_errno(err, errnum, "%s %s%s (device nodes need root or CAP_MKNOD)", what, dir,
-                                       path != NULL ? path : "?");
-        return ctk_error_errno(err, errnum, "%s %s%s", what, dir, path != NULL ? path : "?");
+                return ctk_error_errno(err, errnum, "%s %s%s (device nodes need root or CAP_MKNOD)", CTK_CUT(what),
+                                       CTK_CUT(dir), CTK_CUT(path != NULL ? path : "?"));
+        return ctk_error_errno(err, errnum, "%s %s%s", CTK_CUT(what), CTK_CUT(dir), CTK_CUT(path != NULL ? path : "?"));
 }
 
 /* Creates node `n` (a child of the directory open as dirfd). */
@@ -98,16 +98,16 @@ static void remove_node(int dirfd, const struct ctk_fakefs_node *n)
 int ctk_fakefs_materialize(const struct ctk_fakefs_tree *t, const char *dir, struct ctk_error **err)
 {
         if (mkdir(dir, 0755) < 0 && errno != EEXIST)
-                return ctk_error_errno(err, errno, "creating %s", dir);
+                return ctk_error_errno(err, errno, "creating %s", CTK_CUT(dir));
         _cleanup_close_ int dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
         if (dirfd < 0)
-                return ctk_error_errno(err, errno, "opening %s", dir);
+                return ctk_error_errno(err, errno, "opening %s", CTK_CUT(dir));
         const char *dirname = strcmp(dir, "/") == 0 ? "" : dir;
         for (size_t i = 0; i < t->root->nkids; i++) {
                 struct stat st;
                 if (fstatat(dirfd, t->root->kids[i]->name, &st, AT_SYMLINK_NOFOLLOW) == 0)
                         return ctk_error_set(err, EEXIST, "%s/%s exists already; materialize into a new directory",
-                                             dirname, t->root->kids[i]->name);
+                                             CTK_CUT(dirname), CTK_CUT(t->root->kids[i]->name));
         }
         for (size_t i = 0; i < t->root->nkids; i++) {
                 if (create(dirfd, dirname, t->root->kids[i], err) < 0) {

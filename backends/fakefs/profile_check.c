@@ -29,7 +29,7 @@ static bool is_amdgpu(const struct ctk_fakefs_gpu *g)
 static int fail(const struct ctk_fakefs_profile *p, struct ctk_error **err, const struct ctk_fakefs_gpu *g,
                 const char *msg)
 {
-        return ctk_error_set(err, EINVAL, "%s: gpu %s: %s", p->path, g->pci, msg);
+        return ctk_error_set(err, EINVAL, "%s: gpu %s: %s", CTK_CUT(p->path), CTK_CUT(g->pci), msg);
 }
 
 static int check_modes(const struct ctk_fakefs_profile *p, const struct ctk_fakefs_gpu *g, struct ctk_error **err)
@@ -42,23 +42,23 @@ static int check_modes(const struct ctk_fakefs_profile *p, const struct ctk_fake
                         return ctk_error_set(err, EINVAL,
                                              "%s: gpu %s: unknown compute partition mode \"%s\" "
                                              "(known: SPX, DPX, TPX, QPX, CPX)",
-                                             p->path, g->pci, m);
+                                             CTK_CUT(p->path), CTK_CUT(g->pci), CTK_CUT(m));
                 if (n < 1 || n > (int)pt->xcds || pt->xcds % (unsigned int)n != 0)
                         return ctk_error_set(err, EINVAL, "%s: gpu %s: mode %s (%d partitions) does not fit %u XCDs",
-                                             p->path, g->pci, m, n, pt->xcds);
+                                             CTK_CUT(p->path), CTK_CUT(g->pci), CTK_CUT(m), n, pt->xcds);
         }
         for (size_t i = 0; i < pt->available_memory.n; i++)
                 if (!ctk_fakefs_memory_mode_known(pt->available_memory.v[i]))
                         return ctk_error_set(err, EINVAL,
                                              "%s: gpu %s: unknown memory partition mode \"%s\" "
                                              "(known: NPS1, NPS2, NPS4, NPS8)",
-                                             p->path, g->pci, pt->available_memory.v[i]);
+                                             CTK_CUT(p->path), CTK_CUT(g->pci), CTK_CUT(pt->available_memory.v[i]));
         if (!ctk_strv_contains(&pt->available_compute, pt->compute))
-                return ctk_error_set(err, EINVAL, "%s: gpu %s: compute mode %s is not in available_compute", p->path,
-                                     g->pci, pt->compute);
+                return ctk_error_set(err, EINVAL, "%s: gpu %s: compute mode %s is not in available_compute",
+                                     CTK_CUT(p->path), CTK_CUT(g->pci), CTK_CUT(pt->compute));
         if (!ctk_strv_contains(&pt->available_memory, pt->memory))
-                return ctk_error_set(err, EINVAL, "%s: gpu %s: memory mode %s is not in available_memory", p->path,
-                                     g->pci, pt->memory);
+                return ctk_error_set(err, EINVAL, "%s: gpu %s: memory mode %s is not in available_memory",
+                                     CTK_CUT(p->path), CTK_CUT(g->pci), CTK_CUT(pt->memory));
         return 0;
 }
 
@@ -78,18 +78,19 @@ static int check_gpu(const struct ctk_fakefs_profile *p, const struct ctk_fakefs
                 return -1;
         int max = g->partition.supported ? ctk_fakefs_compute_partitions(g->partition.compute, g->partition.xcds) : 1;
         if (g->nparts > (size_t)max)
-                return ctk_error_set(err, EINVAL, "%s: gpu %s: %zu partitions listed, mode %s has %d", p->path, g->pci,
-                                     g->nparts, g->partition.supported ? g->partition.compute : "(none)", max);
+                return ctk_error_set(err, EINVAL, "%s: gpu %s: %zu partitions listed, mode %s has %d", CTK_CUT(p->path),
+                                     CTK_CUT(g->pci), g->nparts,
+                                     CTK_CUT(g->partition.supported ? g->partition.compute : "(none)"), max);
         uint32_t key = (g->bus << 5) | g->dev;
         for (size_t k = 0; k < g->nparts; k++) {
                 const struct ctk_fakefs_part *pt = &g->parts[k];
                 if (pt->location_id >= 0 && ((uint32_t)pt->location_id >> 3) != key)
                         return ctk_error_set(err, EINVAL,
                                              "%s: gpu %s: partition %zu: location_id %lld is not on this PCI device",
-                                             p->path, g->pci, k, (long long)pt->location_id);
+                                             CTK_CUT(p->path), CTK_CUT(g->pci), k, (long long)pt->location_id);
                 if (pt->render_minor < 128)
                         return ctk_error_set(err, EINVAL, "%s: gpu %s: partition %zu: render minors start at 128",
-                                             p->path, g->pci, k);
+                                             CTK_CUT(p->path), CTK_CUT(g->pci), k);
         }
         return 0;
 }
@@ -143,8 +144,9 @@ static int check_minors(const struct ctk_fakefs_profile *p, struct ctk_error **e
                         return ctk_error_set(err, EINVAL,
                                              "%s: gpus %s and %s both use DRM minor %u (a partition-capable GPU "
                                              "reserves %d card and %d render minors)",
-                                             p->path, p->gpus[v[i - 1].gpu].pci, p->gpus[v[i].gpu].pci, v[i].minor,
-                                             CTK_FAKEFS_MAX_PARTITIONS, CTK_FAKEFS_MAX_PARTITIONS);
+                                             CTK_CUT(p->path), CTK_CUT(p->gpus[v[i - 1].gpu].pci),
+                                             CTK_CUT(p->gpus[v[i].gpu].pci), v[i].minor, CTK_FAKEFS_MAX_PARTITIONS,
+                                             CTK_FAKEFS_MAX_PARTITIONS);
         }
         return 0;
 }
@@ -227,17 +229,18 @@ int ctk_fakefs_profile_check(struct ctk_fakefs_profile *p, struct ctk_error **er
                         return ctk_error_set(err, EINVAL,
                                              "%s: cpu_nodes[%zu]: its kfd_template has null (computed) keys, "
                                              "which only GPU nodes have",
-                                             p->path, i);
+                                             CTK_CUT(p->path), i);
                 for (size_t j = 0; j < i; j++)
                         if (p->cpus[j].kfd_node == p->cpus[i].kfd_node)
-                                return ctk_error_set(err, EINVAL, "%s: cpu_nodes: node %d is listed twice", p->path,
-                                                     p->cpus[i].kfd_node);
+                                return ctk_error_set(err, EINVAL, "%s: cpu_nodes: node %d is listed twice",
+                                                     CTK_CUT(p->path), p->cpus[i].kfd_node);
         }
         if (p->ngpus > 1) /* (no array at all without GPUs) */
                 qsort(p->gpus, p->ngpus, sizeof(*p->gpus), by_pci);
         for (size_t i = 0; i < p->ngpus; i++) {
                 if (i > 0 && by_pci(&p->gpus[i - 1], &p->gpus[i]) == 0)
-                        return ctk_error_set(err, EINVAL, "%s: two GPUs at PCI address %s", p->path, p->gpus[i].pci);
+                        return ctk_error_set(err, EINVAL, "%s: two GPUs at PCI address %s", CTK_CUT(p->path),
+                                             CTK_CUT(p->gpus[i].pci));
                 if (check_gpu(p, &p->gpus[i], err) < 0)
                         return -1;
         }

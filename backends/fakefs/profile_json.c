@@ -14,12 +14,12 @@ int ctk_pj_fail(struct ctk_pj *c, const char *where, const char *fmt, ...)
 {
         va_list ap;
         va_start(ap, fmt);
-        _cleanup_free_ char *msg = ctk_format_values(fmt, ap);
+        _cleanup_free_ char *msg = ctk_vformat(fmt, ap);
         va_end(ap);
         ctk_error_set_msg(c->err, EINVAL, msg != NULL ? msg : "invalid");
         if (where != NULL && where[0] != '\0')
-                ctk_error_prefix(c->err, "%s", where);
-        return ctk_error_prefix(c->err, "%s", c->file);
+                ctk_error_prefix(c->err, "%s", CTK_CUT(where));
+        return ctk_error_prefix(c->err, "%s", CTK_CUT(c->file));
 }
 
 char *ctk_pj_at(const char *where, const char *key)
@@ -67,7 +67,8 @@ int ctk_pj_check_keys(struct ctk_pj *c, json_t *obj, const char *where, const ch
                                 list = NULL;
                         }
                 }
-                return ctk_pj_fail(c, where, "unknown key \"%s\" (known keys: %s)", key, list != NULL ? list : "?");
+                return ctk_pj_fail(c, where, "unknown key \"%s\" (known keys: %s)", key,
+                                   CTK_CUT(list != NULL ? list : "?"));
         }
         return 0;
 }

@@ -54,17 +54,19 @@ int ctk_pj_load_props(struct ctk_pj *c, json_t *obj, const char *where, enum pro
         {
                 struct ctk_fakefs_prop *p = &out->v[out->n];
                 if (!valid_prop_key(key))
-                        return ctk_pj_fail(c, where, "\"%s\" is not a KFD property name (a-z, 0-9, _)", key);
+                        return ctk_pj_fail(c, where, "\"%s\" is not a KFD property name (a-z, 0-9, _)", CTK_CUT(key));
                 bool identity = ctk_fakefs_prop_is_identity(key);
                 if (identity && kind == PROPS_GPU_OVERRIDE)
-                        return ctk_pj_fail(c, where, "\"%s\" is computed from the GPU; it cannot be overridden", key);
+                        return ctk_pj_fail(c, where, "\"%s\" is computed from the GPU; it cannot be overridden",
+                                           CTK_CUT(key));
                 if (ctk_pj_dup_str(c, key, &p->key) < 0)
                         return -1;
                 out->n++;
                 if (json_is_null(v)) {
                         if (kind != PROPS_TEMPLATE || !identity)
                                 return ctk_pj_fail(c, where,
-                                                   "\"%s\": null is only allowed for computed keys in a template", key);
+                                                   "\"%s\": null is only allowed for computed keys in a template",
+                                                   CTK_CUT(key));
                 } else if (json_is_integer(v) && json_integer_value(v) >= 0) {
                         if (asprintf(&p->value, "%lld", (long long)json_integer_value(v)) < 0) {
                                 p->value = NULL;
@@ -78,7 +80,7 @@ int ctk_pj_load_props(struct ctk_pj *c, json_t *obj, const char *where, enum pro
                                 return -1;
                 } else {
                         return ctk_pj_fail(c, where, "\"%s\" must be a non-negative integer (or a string of digits)",
-                                           key);
+                                           CTK_CUT(key));
                 }
         }
         return 0;
@@ -128,7 +130,7 @@ int ctk_pj_find_template(struct ctk_pj *c, struct ctk_fakefs_profile *p, json_t 
                         return 0;
                 }
         }
-        return ctk_pj_fail(c, where, "kfd_template \"%s\" is not defined in kfd_templates", name);
+        return ctk_pj_fail(c, where, "kfd_template \"%s\" is not defined in kfd_templates", CTK_CUT(name));
 }
 
 static int load_templates(struct ctk_pj *c, json_t *root, struct ctk_fakefs_profile *p)
@@ -282,8 +284,8 @@ static int load_json(json_t *root, const char *name, struct ctk_fakefs_profile *
 static int json_fail(const char *name, const json_error_t *je, struct ctk_error **err)
 {
         if (je->line < 0)
-                return ctk_error_set(err, EINVAL, "%s: %s", name, je->text);
-        return ctk_error_set(err, EINVAL, "%s:%d:%d: %s", name, je->line, je->column, je->text);
+                return ctk_error_set(err, EINVAL, "%s: %s", CTK_CUT(name), je->text);
+        return ctk_error_set(err, EINVAL, "%s:%d:%d: %s", CTK_CUT(name), je->line, je->column, je->text);
 }
 
 int ctk_fakefs_profile_parse(const char *text, const char *name, struct ctk_fakefs_profile **out,

@@ -31,7 +31,7 @@ static int load_modes(struct ctk_pj *c, json_t *obj, const char *where, const ch
                 for (char *s = up; *s; s++)
                         *s = (char)toupper((unsigned char)*s);
                 if (ctk_strv_contains(out, up))
-                        return ctk_pj_fail(c, w, "mode \"%s\" is listed twice", up);
+                        return ctk_pj_fail(c, w, "mode \"%s\" is listed twice", CTK_CUT(up));
                 if (ctk_strv_push_take(out, ctk_steal(&up)) < 0)
                         return ctk_pj_oom(c);
         }
@@ -159,7 +159,7 @@ static int load_gpu(struct ctk_pj *c, struct ctk_fakefs_profile *p, json_t *o, c
             ctk_pj_string(c, o, w, "pci", true, &pci) < 0)
                 return -1;
         if (ctk_fakefs_parse_bdf(pci, &g->domain, &g->bus, &g->dev, &g->fn) < 0)
-                return ctk_pj_fail(c, w, "\"pci\": \"%s\" is not a PCI address like \"0000:03:00.0\"", pci);
+                return ctk_pj_fail(c, w, "\"pci\": \"%s\" is not a PCI address like \"0000:03:00.0\"", CTK_CUT(pci));
         if (asprintf(&g->pci, "%04x:%02x:%02x.%x", g->domain, g->bus, g->dev, g->fn) < 0) {
                 g->pci = NULL;
                 return ctk_pj_oom(c);

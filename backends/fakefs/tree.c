@@ -125,7 +125,7 @@ static int make_parents(struct ctk_fakefs_tree *t, const char *path, struct ctk_
                         struct ctk_error **err)
 {
         if (path[0] != '/')
-                return ctk_error_set(err, EINVAL, "tree path '%s' is not absolute", path);
+                return ctk_error_set(err, EINVAL, "tree path '%s' is not absolute", CTK_CUT(path));
         struct ctk_fakefs_node *dir = t->root;
         const char *p = path;
         for (;;) {
@@ -137,7 +137,7 @@ static int make_parents(struct ctk_fakefs_tree *t, const char *path, struct ctk_
                         next++;
                 if (*next == '\0') {
                         if (end == p)
-                                return ctk_error_set(err, EINVAL, "tree path '%s' has no name", path);
+                                return ctk_error_set(err, EINVAL, "tree path '%s' has no name", CTK_CUT(path));
                         *parent = dir;
                         *last = p;
                         return 0;
@@ -149,8 +149,8 @@ static int make_parents(struct ctk_fakefs_tree *t, const char *path, struct ctk_
                         // NOLINTNEXTLINE(clang-analyzer-core.NullDereference): found means dir has kids (child_slot)
                         dir = dir->kids[slot];
                         if (dir->type != CTK_NODE_DIR)
-                                return ctk_error_set(err, ENOTDIR, "tree path '%s': '%.*s' is not a directory", path,
-                                                     (int)len, p);
+                                return ctk_error_set(err, ENOTDIR, "tree path '%s': '%s' is not a directory",
+                                                     CTK_CUT(path), CTK_CUTN(p, len));
                 } else {
                         struct ctk_fakefs_node *d = node_new(p, len, CTK_NODE_DIR, 0755);
                         if (d == NULL || insert_child(dir, d, slot) < 0) {
@@ -174,7 +174,7 @@ static int add_node(struct ctk_fakefs_tree *t, const char *path, enum ctk_node_t
                 return -1;
         size_t len = strcspn(last, "/");
         if ((len == 1 && last[0] == '.') || (len == 2 && last[0] == '.' && last[1] == '.'))
-                return ctk_error_set(err, EINVAL, "tree path '%s' ends in '.' or '..'", path);
+                return ctk_error_set(err, EINVAL, "tree path '%s' ends in '.' or '..'", CTK_CUT(path));
         bool found;
         size_t slot = child_slot(dir, last, len, &found);
         if (found) {
@@ -182,7 +182,7 @@ static int add_node(struct ctk_fakefs_tree *t, const char *path, enum ctk_node_t
                         *out = NULL;
                         return 0;
                 }
-                return ctk_error_set(err, EEXIST, "tree path '%s' exists already", path);
+                return ctk_error_set(err, EEXIST, "tree path '%s' exists already", CTK_CUT(path));
         }
         struct ctk_fakefs_node *n = node_new(last, len, type, mode);
         if (n == NULL || insert_child(dir, n, slot) < 0) {
@@ -239,7 +239,7 @@ int ctk_fakefs_tree_add_link(struct ctk_fakefs_tree *t, const char *path, const 
 {
         struct ctk_fakefs_node *n;
         if (target[0] == '\0')
-                return ctk_error_set(err, EINVAL, "tree link '%s' has an empty target", path);
+                return ctk_error_set(err, EINVAL, "tree link '%s' has an empty target", CTK_CUT(path));
         if (add_node(t, path, CTK_NODE_LINK, 0777, &n, err) < 0)
                 return -1;
         return set_data(n, target, strlen(target), err);

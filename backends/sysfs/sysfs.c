@@ -25,7 +25,7 @@ struct sysfs_ctx {
 /* The path as it exists on this machine, for messages ("/tmp/x/sys/..."). */
 static int fail(struct sysfs_ctx *c, struct ctk_error **err, int errnum, const char *what, const char *path)
 {
-        return ctk_error_errno(err, errnum, "%s %s%s", what, c->root, path);
+        return ctk_error_errno(err, errnum, "%s %s%s", CTK_CUT(what), CTK_CUT(c->root), CTK_CUT(path));
 }
 
 static int open_path(struct sysfs_ctx *c, const char *path, int flags)
@@ -219,13 +219,13 @@ int ctk_sysfs_backend_new_mode(const char *root, enum ctk_resolve_mode mode, str
                 root = "/";
         struct sysfs_ctx *c = calloc(1, sizeof(*c));
         if (c == NULL)
-                return ctk_error_errno(err, ENOMEM, "opening root %s", root);
+                return ctk_error_errno(err, ENOMEM, "opening root %s", CTK_CUT(root));
         c->mode = mode;
         c->rootfd = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC);
         if (c->rootfd < 0) {
                 int e = errno;
                 free(c);
-                return ctk_error_errno(err, e, "opening root directory %s", root);
+                return ctk_error_errno(err, e, "opening root directory %s", CTK_CUT(root));
         }
         size_t len = strlen(root);
         while (len > 0 && root[len - 1] == '/')
@@ -237,7 +237,7 @@ int ctk_sysfs_backend_new_mode(const char *root, enum ctk_resolve_mode mode, str
                         b->description = NULL;
                 free(b);
                 sysfs_destroy(c);
-                return ctk_error_errno(err, ENOMEM, "opening root %s", root);
+                return ctk_error_errno(err, ENOMEM, "opening root %s", CTK_CUT(root));
         }
         b->ops = &sysfs_ops;
         b->ctx = c;

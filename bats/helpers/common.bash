@@ -84,6 +84,17 @@ ctk_pid_gone() {
         ! kill -0 "$1" 2>/dev/null
 }
 
+# ctk_has_open PID FILE: true when process PID has FILE open (2 once PID is
+# gone: for ctk_wait_for).
+ctk_has_open() {
+        local fd
+        [ -d "/proc/$1/fd" ] || return 2
+        for fd in /proc/"$1"/fd/*; do
+                [ "$fd" -ef "$2" ] && return 0
+        done
+        return 1
+}
+
 # ctk_wait_for TIMEOUT_S CMD...: runs CMD every 0.1 s until it succeeds;
 # returns 1 after TIMEOUT_S seconds, or at once when CMD exits with 2 (what
 # it waits for has died).

@@ -29,6 +29,9 @@
 #   init` creates network interfaces (docker_gwbridge) that would outlive
 #   the test and collide with another private dockerd; in the namespace
 #   they vanish with the daemons.
+# * a cgroup namespace rooted at cgroups of the test's own, and cgroup file
+#   systems mounted afresh (helpers/cgroup.sh): dockerd's /docker, and any
+#   other cgroup the daemons make, are removed with them by dockerd_stop.
 # * a mount namespace, for the paths the daemons write whatever they are
 #   told: a fresh tmpfs on /run (containerd 1.6's shims bind their sockets
 #   in /run/containerd/s), and /var/lib as an overlay whose changes stay in
@@ -57,6 +60,8 @@ dockerd_start() {
                 return 1
         }
         mkdir -p "$DOCKERD_DIR"/{data,x,ctr,client,mnt,ns/varlib.up,ns/varlib.wk} || return 1
+        [ -e "$DOCKERD_DIR/cgroups" ] ||
+                sh "$CTK_REPO/bats/helpers/cgroup.sh" make "$DOCKERD_DIR/cgroups" "$(basename "$DOCKERD_DIR")" || return 1
         [ -e "$DOCKERD_CONFIG" ] || dockerd_write_config '{}' || return 1
         [ -e "$DOCKER_CONFIG/config.json" ] || echo '{}' >"$DOCKER_CONFIG/config.json"
         _dockerd_share_mnt && _containerd_start && _dockerd_launch && return 0
@@ -88,14 +93,16 @@ disabled_plugins = ["io.containerd.grpc.v1.cri"]
   path = "$d/ctr/opt"
 TOML
         # (the mount namespace: see the top of this file)
-        local setup='d=$1; shift
+        local setup='d=$1 cg=$2; shift 2
+                sh "$cg" mount "$d/cgroups" /sys/fs/cgroup host $$ &&
                 mount -t tmpfs -o mode=0755 tmpfs /run &&
                 mount -t overlay overlay -o "lowerdir=/var/lib,upperdir=$d/ns/varlib.up,workdir=$d/ns/varlib.wk" \
                         /var/lib &&
                 ip link set lo up && echo 1 >/proc/sys/net/ipv4/ip_forward && exec "$@"'
-        local ns=(unshare --net --mount --propagation slave sh -c "$setup" ns "$d")
-        [ -z "${DOCKERD_NETNS:-}" ] || ns=(nsenter --net="$DOCKERD_NETNS" unshare --mount --propagation slave \
-                sh -c "$setup" ns "$d")
+        local cg=$CTK_REPO/bats/helpers/cgroup.sh
+        local ns=(sh "$cg" launch "$d/cgroups" unshare --net --mount --cgroup --propagation slave sh -c "$setup" ns "$d" "$cg")
+        [ -z "${DOCKERD_NETNS:-}" ] || ns=(sh "$cg" launch "$d/cgroups" nsenter --net="$DOCKERD_NETNS" unshare --mount \
+                --cgroup --propagation slave sh -c "$setup" ns "$d" "$cg")
         PATH=$CTK_BIN:$PATH setsid "${ns[@]}" containerd --config "$d/containerd.toml" \
                 </dev/null >"$d/containerd.log" 2>&1 3>&- &
         echo $! >"$d/containerd.pid"
@@ -120,7 +127,8 @@ _containerd_ready() {
 _dockerd_launch() {
         local d=$DOCKERD_DIR pid
         pid=$(cat "$d/containerd.pid")
-        PATH=$CTK_BIN:$PATH nsenter --net="/proc/$pid/ns/net" --mount="/proc/$pid/ns/mnt" setsid dockerd \
+        PATH=$CTK_BIN:$PATH sh "$CTK_REPO/bats/helpers/cgroup.sh" enter "$d/cgroups" nsenter --net="/proc/$pid/ns/net" \
+                --mount="/proc/$pid/ns/mnt" --cgroup="/proc/$pid/ns/cgroup" setsid dockerd \
                 --config-file "$DOCKERD_CONFIG" \
                 --containerd "$d/c.sock" \
                 --data-root "$d/data" --exec-root "$d/x" \
@@ -175,14 +183,16 @@ _dockerd_kill() {
 
 # dockerd_stop: removes every container, stops dockerd and containerd, kills
 # what a crashed daemon left behind (containers through runc with our state
-# roots, shims serving our containerd socket), unmounts everything below
-# DOCKERD_DIR and removes it. Safe to call after any failure, and twice.
+# roots, shims serving our containerd socket), removes the daemons' cgroups,
+# unmounts everything below DOCKERD_DIR and removes it. Safe to call after
+# any failure, and twice; fails when something could not be removed.
 dockerd_stop() {
-        local d=${DOCKERD_DIR:-}
+        local d=${DOCKERD_DIR:-} rc=0
         [ -n "$d" ] && [ -d "$d" ] || return 0
-        dockerd_halt
+        dockerd_halt || rc=1
         ctk_rm_tmpdir "$d" || return 1
         unset DOCKERD_DIR DOCKERD_CONFIG DOCKER_HOST DOCKER_CONFIG DOCKERD_MNT
+        return $rc
 }
 
 # dockerd_halt: dockerd_stop without removing DOCKERD_DIR (for a caller that
@@ -198,6 +208,8 @@ dockerd_halt() {
         _ctk_kill_runc_containers "$d/x"
         ctk_kill_pidfile "$d/containerd.pid" 20
         _ctk_kill_shims "$d/c.sock"
+        # what is left in the daemons' cgroups, and the cgroups
+        sh "$CTK_REPO/bats/helpers/cgroup.sh" remove "$d/cgroups"
 }
 
 # Containers still known to runc under dockerd's exec root (one state root per

@@ -14,12 +14,16 @@
 #   --cgroup L    the cgroup layout the engines see (ENGINES_CGROUP):
 #                 hybrid  this machine's as it is (default): cgroup v1, and
 #                         the cgroup2 mount at /sys/fs/cgroup/unified
-#                 v1      cgroup v1 alone: that cgroup2 mount unmounted in
-#                         the namespace (crun refuses the hybrid layout)
-#                 v2      the host's cgroup2 mount bound over the root's
-#                         /sys/fs/cgroup: runc and crun enforce device
-#                         access with eBPF programs, there is no devices.list
-#                 (the host's own mounts are never touched)
+#                 v1      cgroup v1 alone, no cgroup2 mount (crun refuses
+#                         the hybrid layout)
+#                 v2      the cgroup2 hierarchy alone at /sys/fs/cgroup:
+#                         runc and crun enforce device access with eBPF
+#                         programs, there is no devices.list
+#                 Every hierarchy the engines see is rooted at a cgroup of
+#                 the test's own (a cgroup namespace, cgroup file systems
+#                 mounted afresh: helpers/cgroup.sh), so every cgroup they
+#                 make is removed with it by engines_stop (the host's own
+#                 mounts are never touched)
 #   --deb         as a user installs it: `make deb`'s amd-container-toolkit
 #                 package (built or brought up to date first) installed with
 #                 dpkg -i into the root, whose changes live in ENGINES_DIR
@@ -137,6 +141,11 @@ engines_start() {
         export ENGINES_ROOT ENGINES_DIR ENGINES_RELEASE ENGINES_CGROUP ENGINES_DEB
         local e=$ENGINES_DIR r=$ENGINES_ROOT d binds=""
         mkdir -p "$e"/{docker,cdi,toolkit,podman,state,containers.conf.d,containerd,upper,work} || return 1
+        # the engines' cgroups, below a cgroup of the test's own (helpers/cgroup.sh)
+        sh "$CTK_REPO/bats/helpers/cgroup.sh" make "$e/cgroups" "$(basename "$e")" || {
+                engines_stop
+                return 1
+        }
         echo '{"features": {"cdi": true}, "bridge": "none", "iptables": false, "ip6tables": false}' >"$e/daemon.json"
         # the toolkit configuration our runtime reads inside the root
         printf '{"root": "/ctk-host", "state-dir": "/ctk/state", "log-file": "/ctk/runtime.log", "runtime-path": "runc"}\n' \
@@ -145,12 +154,6 @@ engines_start() {
 mount --bind "$e/toolkit" "$r/etc/amd-container-toolkit"
 mount --bind "$e/containers.conf.d" "$r/etc/containers/containers.conf.d"
 mount --bind "$e/containerd" "$r/etc/containerd"'
-        local cg=""
-        case $cgroup in
-        v1) cg='umount "$r/sys/fs/cgroup/unified"' ;;
-        v2) cg='if [ "$(stat -f -c %T /sys/fs/cgroup)" = cgroup2fs ]; then mount --bind /sys/fs/cgroup "$r/sys/fs/cgroup"
-else mount --bind /sys/fs/cgroup/unified "$r/sys/fs/cgroup"; fi' ;;
-        esac
         cat >"$e/ns.sh" <<NS
 set -e
 e="$e" r="$r"
@@ -162,7 +165,7 @@ for d in ctk ctk-build ctk-host etc/cdi etc/amd-container-toolkit etc/containers
 done
 mount -t proc proc "\$r/proc"
 mount --rbind /sys "\$r/sys"
-$cg
+sh "$CTK_REPO/bats/helpers/cgroup.sh" mount "\$e/cgroups" "\$r/sys/fs/cgroup" $cgroup \$\$
 mount --rbind /dev "\$r/dev"
 mount -t tmpfs tmpfs "\$r/run"
 mount -t tmpfs tmpfs "\$r/tmp"
@@ -175,9 +178,10 @@ echo 1 >/proc/sys/net/ipv4/ip_forward
 touch "\$e/ns.ready"
 exec sleep infinity
 NS
-        local ns=(unshare -m -n --propagation private)
-        [ -z "${ENGINES_NETNS:-}" ] || ns=(nsenter --net="$ENGINES_NETNS" unshare -m --propagation private)
-        setsid "${ns[@]}" sh "$e/ns.sh" </dev/null >"$e/ns.log" 2>&1 3>&- &
+        local ns=(unshare -m -n -C --propagation private)
+        [ -z "${ENGINES_NETNS:-}" ] || ns=(nsenter --net="$ENGINES_NETNS" unshare -m -C --propagation private)
+        setsid sh "$CTK_REPO/bats/helpers/cgroup.sh" launch "$e/cgroups" "${ns[@]}" sh "$e/ns.sh" \
+                </dev/null >"$e/ns.log" 2>&1 3>&- &
         echo $! >"$e/ns.pid"
         ENGINES_PID=$!
         disown # (stopped by a kill, which the shell need not report)
@@ -263,7 +267,12 @@ _engines_ns_ready() {
         [ -e "$ENGINES_DIR/ns.ready" ]
 }
 
-engines_in() { nsenter -t "$ENGINES_PID" -m -n chroot "$ENGINES_ROOT" "$@"; }
+# (in the engines' cgroup namespace: podman, a daemonless engine, makes
+# cgroups itself)
+engines_in() {
+        sh "$CTK_REPO/bats/helpers/cgroup.sh" enter "$ENGINES_DIR/cgroups" \
+                nsenter -t "$ENGINES_PID" -m -n -C chroot "$ENGINES_ROOT" "$@"
+}
 engines_docker() { engines_in docker -H unix:///ctk/d.sock "$@"; }
 engines_podman() {
         local runtime=runc
@@ -418,7 +427,15 @@ engines_stop() {
                 [ -z "$ids" ] || timeout 60 nsenter -t "$pid" -m -n chroot "$ENGINES_ROOT" \
                         docker -H unix:///ctk/d.sock rm -f $ids >/dev/null 2>&1 || true
         fi
-        if [ -n "$pid" ] && ns=$(readlink "/proc/$pid/ns/mnt" 2>/dev/null); then
+        # The namespace's processes are found by its number, which the
+        # kernel gives to the next namespace made once this one is gone
+        # (another test's container, say): the namespace is held open
+        # meanwhile, and taken from its holder only while that is still the
+        # process of our cgroup (not another one that got its pid).
+        local hold=""
+        if [ -n "$pid" ] && [ -e "$e/cgroups" ] &&
+                grep -qF "/$(basename "$(head -n 1 "$e/cgroups")")/" "/proc/$pid/cgroup" 2>/dev/null &&
+                exec {hold}<"/proc/$pid/ns/mnt" && ns=$(readlink "/proc/self/fd/$hold"); then
                 for n in 1 2 3 4 5 6 7 8 9 10; do
                         local left
                         left=$(_engines_ns_pids "$ns")
@@ -427,7 +444,13 @@ engines_stop() {
                         kill -9 $left 2>/dev/null || true
                         sleep 0.2
                 done
-        fi
+        fi 2>/dev/null
+        [ -z "$hold" ] || exec {hold}<&-
+        # the containers (their mount namespaces are their own) and the
+        # cgroups of every engine
+        local rc=0
+        sh "$CTK_REPO/bats/helpers/cgroup.sh" remove "$e/cgroups" || rc=1
         rm -rf "$e"
         unset ENGINES_DIR ENGINES_PID
+        return $rc
 }

@@ -18,7 +18,10 @@
 #   /etc/cdi is PODMAN_CDI_DIR and /run is a fresh tmpfs: podman's
 #   hard-coded /etc/containers/networks, /var/lib/containers/cache,
 #   /var/cache/containers (its short-name alias lock), /var/tmp (image
-#   imports), /run/libpod and runc's /run/runc stay private too.
+#   imports), /run/libpod and runc's /run/runc stay private too; and in a
+#   cgroup namespace rooted at cgroups of the test's own, on cgroup file
+#   systems mounted afresh (helpers/cgroup.sh): podman's /libpod_parent
+#   goes with them at podman_stop.
 #   (cdi_spec_dirs is written too, for newer podman.)
 # Plain bash: sim/sim.sh uses the same functions.
 
@@ -48,7 +51,9 @@ driver = "overlay"
 graphroot = "$d/root"
 runroot = "$d/runroot"
 CONF
-        setsid unshare --mount --propagation private -- sh -ec '
+        sh "$CTK_REPO/bats/helpers/cgroup.sh" make "$d/cgroups" "$(basename "$d")" || return 1
+        setsid sh "$CTK_REPO/bats/helpers/cgroup.sh" launch "$d/cgroups" unshare --mount --cgroup --propagation private -- sh -ec '
+                sh "$2" mount "$1/cgroups" /sys/fs/cgroup host $$
                 for dir in etc var; do
                         up=$1/ns/$(echo $dir | tr / .)
                         mkdir -p "$up.up" "$up.wk"
@@ -58,7 +63,7 @@ CONF
                 mount --bind "$1/cdi" /etc/cdi
                 mount -t tmpfs -o mode=0755 tmpfs /run
                 touch "$1/ns/ready"
-                exec sleep infinity' sh "$d" </dev/null >"$d/ns.log" 2>&1 3>&- &
+                exec sleep infinity' sh "$d" "$CTK_REPO/bats/helpers/cgroup.sh" </dev/null >"$d/ns.log" 2>&1 3>&- &
         echo $! >"$d/ns.pid"
         ctk_wait_for 10 test -e "$d/ns/ready" || {
                 echo "podman: cannot set up the private mount namespace:" >&2
@@ -70,7 +75,8 @@ CONF
 
 # ctk_podman ARGS...: podman inside the private namespace.
 ctk_podman() {
-        env -u DOCKER_CONFIG -u DOCKER_HOST nsenter --target "$(cat "$PODMAN_DIR/ns.pid")" --mount -- podman "$@"
+        env -u DOCKER_CONFIG -u DOCKER_HOST sh "$CTK_REPO/bats/helpers/cgroup.sh" enter "$PODMAN_DIR/cgroups" \
+                nsenter --target "$(cat "$PODMAN_DIR/ns.pid")" --mount --cgroup -- podman "$@"
 }
 
 # podman_import_images: rocm/rocm-terminal and busybox (helpers/images.bash).
@@ -89,10 +95,12 @@ podman_stop() {
         local d=${PODMAN_DIR:-}
         [ -n "$d" ] && [ -d "$d" ] || return 0
         if [ -e "$d/ns/ready" ]; then
-                timeout 60 env -u DOCKER_CONFIG -u DOCKER_HOST nsenter --target "$(cat "$d/ns.pid")" --mount -- \
+                timeout 60 env -u DOCKER_CONFIG -u DOCKER_HOST sh "$CTK_REPO/bats/helpers/cgroup.sh" enter \
+                        "$d/cgroups" nsenter --target "$(cat "$d/ns.pid")" --mount --cgroup -- \
                         podman rm -af -t 0 >/dev/null 2>&1 || true
         fi
         ctk_kill_pidfile "$d/ns.pid" 10
+        sh "$CTK_REPO/bats/helpers/cgroup.sh" remove "$d/cgroups" || return 1
         ctk_rm_tmpdir "$d" || return 1
         unset PODMAN_DIR PODMAN_CDI_DIR CONTAINERS_CONF CONTAINERS_STORAGE_CONF
 }

@@ -117,7 +117,8 @@ mount --make-rshared /
 touch /ctk/rootless.ready
 exec sleep infinity
 NS
-        setsid nsenter -t "$ENGINES_PID" -m -n unshare -m --propagation private sh "$e/rootless-ns.sh" \
+        setsid sh "$CTK_REPO/bats/helpers/cgroup.sh" enter "$e/cgroups" \
+                nsenter -t "$ENGINES_PID" -m -n -C unshare -m --propagation private sh "$e/rootless-ns.sh" \
                 </dev/null >"$e/rootless-ns.log" 2>&1 3>&- &
         ROOTLESS_PID=$!
         disown
@@ -134,7 +135,10 @@ _rootless_ready() {
         [ -e "$ENGINES_DIR/rootless.ready" ]
 }
 
-rootless_root() { nsenter -t "$ROOTLESS_PID" -m -n "$@"; }
+# (in the engines' cgroups and cgroup namespace: helpers/engines.bash)
+rootless_root() {
+        sh "$CTK_REPO/bats/helpers/cgroup.sh" enter "$ENGINES_DIR/cgroups" nsenter -t "$ROOTLESS_PID" -m -n -C "$@"
+}
 
 rootless_in() {
         rootless_root setpriv --reuid="$ROOTLESS_UID" --regid="$ROOTLESS_UID" --init-groups \

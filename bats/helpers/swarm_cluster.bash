@@ -206,8 +206,22 @@ cluster_stop() {
         for i in hub n0 n1 n2; do
                 ctk_kill_pidfile "$CLUSTER_DIR/ns-$i.pid" 10
         done
+        # (what started after this is not the cluster's: cluster_leftovers)
+        awk -v hz="$(getconf CLK_TCK)" '{ printf "%d\n", $1 * hz }' /proc/uptime >"$(_cluster_ids).stopped"
         ctk_rm_tmpdir "$CLUSTER_DIR" || rc=1
         return $rc
+}
+
+# _cluster_before_stop PID: true when process PID started before
+# cluster_stop ended.  A namespace is known by its number, which the kernel
+# gives to the next namespace made once it is gone: a process found in a
+# namespace of that number that started later is in another one (another
+# test's container, say), not a leftover.
+_cluster_before_stop() {
+        local stopped start
+        stopped=$(cat "$(_cluster_ids).stopped" 2>/dev/null) || return 0
+        start=$(sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | awk '{ print $20 }') || return 1
+        [ -n "$start" ] && [ "$start" -le "$stopped" ]
 }
 
 # cluster_leftovers: one line per thing the cluster left behind.
@@ -217,7 +231,7 @@ cluster_leftovers() {
         if [ -s "$(_cluster_ids).netns" ]; then
                 for f in /proc/[0-9]*; do
                         id=$(readlink "$f/ns/net" 2>/dev/null) || continue
-                        ! grep -qxF -- "$id" "$(_cluster_ids).netns" ||
+                        ! grep -qxF -- "$id" "$(_cluster_ids).netns" || ! _cluster_before_stop "${f#/proc/}" ||
                                 echo "process ${f#/proc/} in the cluster's network namespace $id"
                 done
         fi
@@ -233,7 +247,8 @@ cluster_leftovers() {
                 local mnt
                 mnt=$(cat "$(_cluster_ids).mntns")
                 for f in /proc/[0-9]*; do
-                        [ "$(readlink "$f/ns/mnt" 2>/dev/null)" != "$mnt" ] || echo "process ${f#/proc/} of dockerd 26's namespace"
+                        [ "$(readlink "$f/ns/mnt" 2>/dev/null)" != "$mnt" ] || ! _cluster_before_stop "${f#/proc/}" ||
+                                echo "process ${f#/proc/} of dockerd 26's namespace"
                 done
         fi
         # the containers' processes, by the cgroups dockerd gave them

@@ -94,11 +94,11 @@ char *ctk_opt_spec(const struct ctk_opt *o)
 }
 
 /* "PATH: message", with " (see 'PATH --help')" when see_help, as one line on
- * stderr; the values cut as in every message (ctk_format_values). */
+ * stderr (the values it quotes cut by the caller, format.h). */
 __attribute__((format(printf, 3, 0))) static void print_line(const struct ctk_cmdline *cl, bool see_help,
                                                              const char *fmt, va_list ap)
 {
-        char *msg = ctk_one_line(ctk_format_values(fmt, ap));
+        char *msg = ctk_one_line(ctk_vformat(fmt, ap));
         const char *name = cl->name != NULL ? cl->name : cl->path[0]->name;
         (void)fprintf(stderr, "%s: %s", name, msg != NULL ? msg : "out of memory");
         if (see_help)
@@ -127,7 +127,7 @@ int ctk_cmdline_fail(const struct ctk_cmdline *cl, const char *fmt, ...)
 
 int ctk_cmdline_bad_value(const struct ctk_cmdline *cl, const char *what, const char *value, const char *expected)
 {
-        return ctk_cmdline_fail(cl, "invalid value '%s' for %s (%s)", value, what, expected);
+        return ctk_cmdline_fail(cl, "invalid value '%s' for %s (%s)", CTK_CUT(value), what, expected);
 }
 
 static void clear_values(struct ctk_optval *v)
@@ -182,7 +182,7 @@ static int help_command(struct ctk_cmdline *cl, int n, char **words)
         for (int i = 0; i < n; i++) {
                 const struct ctk_cmd *sub = find_sub(ctk_cmdline_cmd(cl), words[i]);
                 if (sub == NULL)
-                        return ctk_cmdline_usage_error(cl, "unknown command '%s'", words[i]);
+                        return ctk_cmdline_usage_error(cl, "unknown command '%s'", CTK_CUT(words[i]));
                 int r = push(cl, sub);
                 if (r != 0)
                         return r;
@@ -211,7 +211,7 @@ static int take_option(struct ctk_cmdline *cl, struct ctk_optval *vals, int argc
         }
         if (cl->depth == 1 && cmd->print_version != NULL && names_match(version_opt.names, name, len)) {
                 if (value != NULL)
-                        *status = ctk_cmdline_usage_error(cl, "option '%.*s' takes no value", shown, arg);
+                        *status = ctk_cmdline_usage_error(cl, "option '%s' takes no value", CTK_CUTN(arg, shown));
                 else
                         cmd->print_version();
                 return 1;
@@ -220,15 +220,15 @@ static int take_option(struct ctk_cmdline *cl, struct ctk_optval *vals, int argc
         while (cmd->opts != NULL && cmd->opts[idx].names != NULL && !names_match(cmd->opts[idx].names, name, len))
                 idx++;
         if (cmd->opts == NULL || cmd->opts[idx].names == NULL || idx >= CTK_CMDLINE_MAX_OPTS) {
-                *status = ctk_cmdline_usage_error(cl, "unknown option '%.*s'", shown, arg);
+                *status = ctk_cmdline_usage_error(cl, "unknown option '%s'", CTK_CUTN(arg, shown));
                 return 1;
         }
         const struct ctk_opt *o = &cmd->opts[idx];
         struct ctk_optval *v = &vals[idx];
         if (o->type == CTK_OPT_FLAG) {
                 if (value != NULL && strcmp(value, "true") != 0 && strcmp(value, "false") != 0) {
-                        *status =
-                            ctk_cmdline_fail(cl, "invalid value '%s' for %.*s (true or false)", value, shown, arg);
+                        *status = ctk_cmdline_fail(cl, "invalid value '%s' for %s (true or false)", CTK_CUT(value),
+                                                   CTK_CUTN(arg, shown));
                         return 1;
                 }
                 v->on = value == NULL || strcmp(value, "true") == 0;
@@ -238,7 +238,8 @@ static int take_option(struct ctk_cmdline *cl, struct ctk_optval *vals, int argc
         } else {
                 if (value == NULL) {
                         if (*i + 1 >= argc) {
-                                *status = ctk_cmdline_usage_error(cl, "option '%.*s' needs a value", shown, arg);
+                                *status =
+                                    ctk_cmdline_usage_error(cl, "option '%s' needs a value", CTK_CUTN(arg, shown));
                                 return 1;
                         }
                         value = argv[++*i];
@@ -290,7 +291,7 @@ static int parse(const struct ctk_cmd *prog, int argc, char **argv, struct ctk_c
                                 continue;
                         }
                         if (cmd->run == NULL) {
-                                *status = ctk_cmdline_usage_error(cl, "unknown command '%s'", a);
+                                *status = ctk_cmdline_usage_error(cl, "unknown command '%s'", CTK_CUT(a));
                                 return 1;
                         }
                 }

@@ -43,7 +43,7 @@ char *ctk_one_line(char *s)
 
 __attribute__((format(printf, 1, 0))) static char *vformat(const char *fmt, va_list ap)
 {
-        return ctk_one_line(ctk_format_values(fmt, ap));
+        return ctk_one_line(ctk_vformat(fmt, ap));
 }
 
 static int set_msg(struct ctk_error **err, int code, char *msg)

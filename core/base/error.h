@@ -4,7 +4,7 @@
  * message.  Callers may add context with ctk_error_prefix(); only the command
  * edge (main of a binary) prints the message, once.  A message is always
  * one line: control bytes in what it quotes are written as \n, \t, \xNN;
- * and short: a value it quotes through %s is cut (format.h). */
+ * and short: a value it quotes goes through CTK_CUT (format.h). */
 #ifndef CTK_ERROR_H
 #define CTK_ERROR_H
 

@@ -7,11 +7,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "cleanup.h"
+#include "format.h"
 
 /* The bounded reader: every file the toolkit reads goes through here. */
 
@@ -29,7 +29,7 @@ static int too_big(const char *path, size_t max, struct ctk_error **err)
 {
         char limit[CTK_SIZE_TEXT_MAX];
         ctk_size_text(max, limit);
-        return ctk_error_set(err, EFBIG, "%s is larger than %s: not read", path, limit);
+        return ctk_error_set(err, EFBIG, "%s is larger than %s: not read", CTK_CUT(path), limit);
 }
 
 /* What a file that is not a regular one is, for messages. */
@@ -47,9 +47,9 @@ static const char *file_type(mode_t mode)
 int ctk_file_not_regular(const char *path, mode_t mode, struct ctk_error **err)
 {
         if (S_ISLNK(mode))
-                return ctk_error_set(err, ELOOP, "%s is a symbolic link: not read", path);
-        return ctk_error_set(err, S_ISDIR(mode) ? EISDIR : EINVAL, "%s is %s, not a regular file: not read", path,
-                             file_type(mode));
+                return ctk_error_set(err, ELOOP, "%s is a symbolic link: not read", CTK_CUT(path));
+        return ctk_error_set(err, S_ISDIR(mode) ? EISDIR : EINVAL, "%s is %s, not a regular file: not read",
+                             CTK_CUT(path), file_type(mode));
 }
 
 /* Grows *buf (*cap bytes, n used) towards max + 2 (the content, one byte
@@ -94,7 +94,7 @@ static int read_bounded(int fd, const struct stat *st, const char *path, size_t 
                 if (r < 0 && errno == EINTR)
                         continue;
                 if (r < 0) {
-                        rc = ctk_error_errno(err, errno, "cannot read %s", path);
+                        rc = ctk_error_errno(err, errno, "cannot read %s", CTK_CUT(path));
                         break;
                 }
                 if (r == 0)
@@ -127,7 +127,7 @@ int ctk_file_read_fd(int fd, const char *path, size_t max, char **out, size_t *l
 {
         struct stat st;
         if (fstat(fd, &st) < 0)
-                return ctk_error_errno(err, errno, "cannot read %s", path);
+                return ctk_error_errno(err, errno, "cannot read %s", CTK_CUT(path));
         if (!S_ISREG(st.st_mode))
                 return ctk_file_not_regular(path, st.st_mode, err);
         if (st.st_size > 0 && (uintmax_t)st.st_size > max)
@@ -142,19 +142,19 @@ static int open_read(const char *path, unsigned flags, struct stat *st, struct c
 {
         bool nofollow = (flags & CTK_READ_NOFOLLOW) != 0;
         if ((nofollow ? lstat(path, st) : stat(path, st)) < 0)
-                return ctk_error_errno(err, errno, "cannot open %s", path);
+                return ctk_error_errno(err, errno, "cannot open %s", CTK_CUT(path));
         if (!S_ISREG(st->st_mode))
                 return ctk_file_not_regular(path, st->st_mode, err);
         int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK | (nofollow ? O_NOFOLLOW : 0));
         if (fd < 0 && errno == ELOOP && nofollow)
-                return ctk_error_set(err, ELOOP, "%s is a symbolic link: not read", path);
+                return ctk_error_set(err, ELOOP, "%s is a symbolic link: not read", CTK_CUT(path));
         if (fd < 0)
-                return ctk_error_errno(err, errno, "cannot open %s", path);
+                return ctk_error_errno(err, errno, "cannot open %s", CTK_CUT(path));
         if (fstat(fd, st) < 0 || !S_ISREG(st->st_mode)) { /* replaced since: checked again */
                 int e = errno;
                 mode_t mode = st->st_mode;
                 close(fd);
-                return S_ISREG(mode) ? ctk_error_errno(err, e, "cannot read %s", path)
+                return S_ISREG(mode) ? ctk_error_errno(err, e, "cannot read %s", CTK_CUT(path))
                                      : ctk_file_not_regular(path, mode, err);
         }
         return fd;
@@ -174,38 +174,6 @@ int ctk_file_read(const char *path, size_t max, unsigned flags, char **out, size
 int ctk_file_read_all(const char *path, char **out, size_t *len, struct ctk_error **err)
 {
         return ctk_file_read(path, CTK_FILE_MAX, 0, out, len, err);
-}
-
-int ctk_file_view_open(const char *path, size_t max, unsigned flags, struct ctk_file_view *v, struct ctk_error **err)
-{
-        memset(v, 0, sizeof(*v));
-        struct stat st;
-        _cleanup_close_ int fd = open_read(path, flags, &st, err);
-        if (fd < 0)
-                return -1;
-        if (st.st_size > 0 && (uintmax_t)st.st_size > max)
-                return too_big(path, max, err);
-        if (st.st_size > 0) {
-                void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
-                if (m != MAP_FAILED) {
-                        v->map = m;
-                        v->data = m;
-                        v->len = (size_t)st.st_size;
-                        return 0;
-                }
-        }
-        if (read_bounded(fd, &st, path, max, &v->buf, &v->len, err) < 0)
-                return -1;
-        v->data = v->buf;
-        return 0;
-}
-
-void ctk_file_view_close(struct ctk_file_view *v)
-{
-        if (v->map != NULL)
-                munmap(v->map, v->len);
-        free(v->buf);
-        memset(v, 0, sizeof(*v));
 }
 
 static int write_all(int fd, const char *p, size_t len)
@@ -286,7 +254,7 @@ static int split_path(const char *path, char **dir, const char **base, struct ct
         if (*dir == NULL)
                 return ctk_error_set(err, ENOMEM, "out of memory");
         if (**base == '\0')
-                return ctk_error_set(err, EISDIR, "cannot write %s: it names a directory", path);
+                return ctk_error_set(err, EISDIR, "cannot write %s: it names a directory", CTK_CUT(path));
         return 0;
 }
 
@@ -295,7 +263,7 @@ static int dir_is_link(const char *path, const char *dir, struct ctk_error **err
         return ctk_error_set(err, ELOOP,
                              "the directory of %s, %s, is a symbolic link: refused (use the directory it "
                              "points to)",
-                             path, dir);
+                             CTK_CUT(path), CTK_CUT(dir));
 }
 
 /* What the writer refuses at path (st from lstat): a link, a non-file. */
@@ -303,9 +271,9 @@ static int refuse_target(const char *path, const struct stat *st, struct ctk_err
 {
         if (S_ISLNK(st->st_mode))
                 return ctk_error_set(err, ELOOP, "%s is a symbolic link: not written (write to the file it points to)",
-                                     path);
+                                     CTK_CUT(path));
         if (!S_ISREG(st->st_mode))
-                return ctk_error_set(err, EINVAL, "%s is not a regular file: not written", path);
+                return ctk_error_set(err, EINVAL, "%s is not a regular file: not written", CTK_CUT(path));
         return 0;
 }
 
@@ -323,7 +291,7 @@ int ctk_file_write_check(const char *path, struct ctk_error **err)
 {
         struct stat st;
         if (lstat(path, &st) < 0)
-                return errno == ENOENT ? 0 : ctk_error_errno(err, errno, "cannot write %s", path);
+                return errno == ENOENT ? 0 : ctk_error_errno(err, errno, "cannot write %s", CTK_CUT(path));
         return refuse_target(path, &st, err);
 }
 
@@ -346,31 +314,31 @@ static int write_atomic(const char *path, const void *data, size_t len, const st
             S_ISLNK(st.st_mode))
                 return dir_is_link(path, dir, err);
         if (dirfd < 0)
-                return ctk_error_errno(err, errno, "cannot create a temporary file in %s", dir);
+                return ctk_error_errno(err, errno, "cannot create a temporary file in %s", CTK_CUT(dir));
         bool exists = fstatat(dirfd, base, &st, AT_SYMLINK_NOFOLLOW) == 0;
         if (!exists && errno != ENOENT)
-                return ctk_error_errno(err, errno, "cannot write %s", path);
+                return ctk_error_errno(err, errno, "cannot write %s", CTK_CUT(path));
         if (exists && refuse_target(path, &st, err) < 0)
                 return -1;
         _cleanup_free_ char *tmp = NULL;
         _cleanup_close_ int fd = create_temp(dirfd, base, &tmp);
         if (fd < 0)
-                return ctk_error_errno(err, errno, "cannot create a temporary file in %s", dir);
+                return ctk_error_errno(err, errno, "cannot create a temporary file in %s", CTK_CUT(dir));
         if (copy_attributes(fd, exists ? &st : NULL, a) < 0 || write_all(fd, data, len) < 0 || fsync(fd) < 0) {
                 int e = errno;
                 unlinkat(dirfd, tmp, 0);
-                return ctk_error_errno(err, e, "cannot write %s/%s", dir, tmp);
+                return ctk_error_errno(err, e, "cannot write %s/%s", CTK_CUT(dir), CTK_CUT(tmp));
         }
         int fd2 = ctk_steal_fd(&fd);
         if (close(fd2) < 0) {
                 int e = errno;
                 unlinkat(dirfd, tmp, 0);
-                return ctk_error_errno(err, e, "cannot write %s/%s", dir, tmp);
+                return ctk_error_errno(err, e, "cannot write %s/%s", CTK_CUT(dir), CTK_CUT(tmp));
         }
         if (renameat(dirfd, tmp, dirfd, base) < 0) {
                 int e = errno;
                 unlinkat(dirfd, tmp, 0);
-                return ctk_error_errno(err, e, "cannot replace %s", path);
+                return ctk_error_errno(err, e, "cannot replace %s", CTK_CUT(path));
         }
         (void)fsync(dirfd); /* best effort: some filesystems cannot sync a directory */
         return 0;

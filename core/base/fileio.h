@@ -34,18 +34,6 @@ int ctk_file_read_fd(int fd, const char *path, size_t max, char **out, size_t *l
  * regular one (EINVAL; EISDIR for a directory; ELOOP for a link). */
 int ctk_file_not_regular(const char *path, mode_t mode, struct ctk_error **err);
 
-/* A whole file to read once, as ctk_file_read: mapped (its pages faulted
- * in at once, nothing copied) when its size is known, else read into a
- * buffer.  data is not NUL-terminated. */
-struct ctk_file_view {
-        const char *data;
-        size_t len;
-        void *map; /* the mapping, or NULL */
-        char *buf; /* the buffer, or NULL */
-};
-int ctk_file_view_open(const char *path, size_t max, unsigned flags, struct ctk_file_view *v, struct ctk_error **err);
-void ctk_file_view_close(struct ctk_file_view *v);
-
 /* n as a size for messages: "16 MiB", "64 KiB", "100 bytes". */
 #define CTK_SIZE_TEXT_MAX 32
 void ctk_size_text(size_t n, char buf[CTK_SIZE_TEXT_MAX]);

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "cleanup.h"
+#include "format.h"
 #include "fileio.h"
 #include "number.h"
 
@@ -27,12 +28,13 @@ static long long now_ms(void)
 int ctk_flock_check(const char *path, const struct stat *st, uid_t euid, struct ctk_error **err)
 {
         if (!S_ISREG(st->st_mode))
-                return ctk_error_set(err, EINVAL, "lock file %s is not a regular file: refused (remove it)", path);
+                return ctk_error_set(err, EINVAL, "lock file %s is not a regular file: refused (remove it)",
+                                     CTK_CUT(path));
         if (st->st_uid != euid || (st->st_mode & 077) != 0)
                 return ctk_error_set(err, EPERM,
                                      "lock file %s has owner uid %u and mode %04o, where another user could hold it: "
                                      "refused (remove it: it is created again, mode 0600)",
-                                     path, (unsigned)st->st_uid, (unsigned)(st->st_mode & 07777));
+                                     CTK_CUT(path), (unsigned)st->st_uid, (unsigned)(st->st_mode & 07777));
         return 0;
 }
 
@@ -98,12 +100,12 @@ static int open_lock(const char *path, struct ctk_error **err)
 {
         int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY | O_NONBLOCK, 0600);
         if (fd < 0)
-                return ctk_error_errno(err, errno, "cannot open lock file %s", path);
+                return ctk_error_errno(err, errno, "cannot open lock file %s", CTK_CUT(path));
         struct stat st;
         if (fstat(fd, &st) < 0) {
                 int e = errno;
                 close(fd);
-                return ctk_error_errno(err, e, "cannot open lock file %s", path);
+                return ctk_error_errno(err, e, "cannot open lock file %s", CTK_CUT(path));
         }
         if (ctk_flock_check(path, &st, geteuid(), err) < 0) {
                 close(fd);
@@ -145,7 +147,7 @@ int ctk_flock_acquire(const char *path, unsigned int timeout_ms, struct ctk_erro
                 if (errno != EWOULDBLOCK) {
                         int e = errno;
                         close(fd);
-                        return ctk_error_errno(err, e, "cannot lock %s", path);
+                        return ctk_error_errno(err, e, "cannot lock %s", CTK_CUT(path));
                 }
                 long long left = deadline - now_ms();
                 if (left <= 0)
@@ -164,7 +166,7 @@ int ctk_flock_acquire(const char *path, unsigned int timeout_ms, struct ctk_erro
         return ctk_error_set(err, ETIMEDOUT,
                              "timed out after %u.%03u s waiting for the lock %s%s (another amd-ctk or "
                              "amd-container-runtime holds it)",
-                             timeout_ms / 1000, timeout_ms % 1000, path, holder);
+                             timeout_ms / 1000, timeout_ms % 1000, CTK_CUT(path), holder);
 }
 
 void ctk_flock_release(int fd)

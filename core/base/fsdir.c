@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cleanup.h"
+#include "format.h"
 
 int ctk_fsync_parent_dir(const char *path, struct ctk_error **err)
 {
@@ -19,9 +20,9 @@ int ctk_fsync_parent_dir(const char *path, struct ctk_error **err)
         const char *dir = dirname(copy);
         _cleanup_close_ int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
         if (dfd < 0)
-                return ctk_error_errno(err, errno, "cannot open directory %s", dir);
+                return ctk_error_errno(err, errno, "cannot open directory %s", CTK_CUT(dir));
         if (fsync(dfd) < 0)
-                return ctk_error_errno(err, errno, "cannot sync directory %s", dir);
+                return ctk_error_errno(err, errno, "cannot sync directory %s", CTK_CUT(dir));
         return 0;
 }
 
@@ -39,7 +40,7 @@ int ctk_mkdir_p(const char *dir, mode_t mode, struct ctk_error **err)
                         char c = *s;
                         *s = '\0';
                         if (mkdir(p, mode) < 0 && errno != EEXIST)
-                                return ctk_error_errno(err, errno, "cannot create directory %s", p);
+                                return ctk_error_errno(err, errno, "cannot create directory %s", CTK_CUT(p));
                         *s = c;
                 }
                 if (end)
@@ -47,9 +48,9 @@ int ctk_mkdir_p(const char *dir, mode_t mode, struct ctk_error **err)
         }
         struct stat st;
         if (stat(p, &st) < 0)
-                return ctk_error_errno(err, errno, "cannot create directory %s", p);
+                return ctk_error_errno(err, errno, "cannot create directory %s", CTK_CUT(p));
         if (!S_ISDIR(st.st_mode))
-                return ctk_error_set(err, ENOTDIR, "%s exists and is not a directory", p);
+                return ctk_error_set(err, ENOTDIR, "%s exists and is not a directory", CTK_CUT(p));
         return 0;
 }
 

@@ -170,7 +170,7 @@ void ctk_log(enum ctk_log_level level, const char *fmt, ...)
         int saved = errno;
         va_list ap;
         va_start(ap, fmt);
-        char *msg = ctk_format_values(fmt, ap);
+        char *msg = ctk_vformat(fmt, ap);
         va_end(ap);
         if (msg != NULL)
                 write_line(level, msg);
@@ -187,7 +187,7 @@ void ctk_log_msg(enum ctk_log_level level, const char *msg, const char *fmt, ...
         if (fmt != NULL) {
                 va_list ap;
                 va_start(ap, fmt);
-                head = ctk_format_values(fmt, ap);
+                head = ctk_vformat(fmt, ap);
                 va_end(ap);
         }
         if (fmt == NULL)

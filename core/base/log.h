@@ -29,8 +29,8 @@ enum ctk_log_level ctk_log_level_or(const char *s, enum ctk_log_level dflt);
 void ctk_log_open(const char *ident, const char *path, enum ctk_log_level level);
 void ctk_log_close(void);
 bool ctk_log_enabled(enum ctk_log_level level);
-/* Logs the formatted message; the values it quotes through %s are cut
- * (format.h). */
+/* Logs the formatted message (the values it quotes through CTK_CUT,
+ * format.h). */
 void ctk_log(enum ctk_log_level level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Logs msg, a message already formed (an error's), taken whole; after
  * "context: " when fmt is not NULL. */

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "cleanup.h"
+#include "format.h"
 #include "fileio.h"
 
 enum ctk_trust ctk_trust_check(const struct stat *st, uid_t euid)
@@ -33,17 +34,17 @@ static int require_trust(const char *path, const char *what, const struct stat *
                 return 0;
         case CTK_UNTRUSTED_OWNER:
                 if (euid == 0)
-                        return ctk_error_set(err, EPERM, "%s is not trusted: %s is owned by uid %u, not root", path,
-                                             what, (unsigned)st->st_uid);
+                        return ctk_error_set(err, EPERM, "%s is not trusted: %s is owned by uid %u, not root",
+                                             CTK_CUT(path), CTK_CUT(what), (unsigned)st->st_uid);
                 return ctk_error_set(err, EPERM, "%s is not trusted: %s is owned by uid %u, neither root nor uid %u",
-                                     path, what, (unsigned)st->st_uid, (unsigned)euid);
+                                     CTK_CUT(path), CTK_CUT(what), (unsigned)st->st_uid, (unsigned)euid);
         case CTK_UNTRUSTED_GROUP:
-                return ctk_error_set(err, EPERM, "%s is not trusted: %s is writable by its group (mode %04o)", path,
-                                     what, (unsigned)(st->st_mode & 07777));
+                return ctk_error_set(err, EPERM, "%s is not trusted: %s is writable by its group (mode %04o)",
+                                     CTK_CUT(path), CTK_CUT(what), (unsigned)(st->st_mode & 07777));
         case CTK_UNTRUSTED_OTHERS:
         default:
-                return ctk_error_set(err, EPERM, "%s is not trusted: %s is writable by every user (mode %04o)", path,
-                                     what, (unsigned)(st->st_mode & 07777));
+                return ctk_error_set(err, EPERM, "%s is not trusted: %s is writable by every user (mode %04o)",
+                                     CTK_CUT(path), CTK_CUT(what), (unsigned)(st->st_mode & 07777));
         }
 }
 
@@ -62,12 +63,12 @@ static int open_dir(const char *path, const char *dir, const char *what, uid_t e
 {
         int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
         if (fd < 0)
-                return ctk_error_errno(err, errno, "cannot open %s", path);
+                return ctk_error_errno(err, errno, "cannot open %s", CTK_CUT(path));
         struct stat st;
         if (fstat(fd, &st) < 0 || require_trust(path, what, &st, euid, err) < 0) {
                 int e = errno;
                 close(fd);
-                return err != NULL && *err != NULL ? -1 : ctk_error_errno(err, e, "cannot open %s", path);
+                return err != NULL && *err != NULL ? -1 : ctk_error_errno(err, e, "cannot open %s", CTK_CUT(path));
         }
         return fd;
 }
@@ -79,18 +80,18 @@ static int open_file(int dirfd, const char *name, const char *path, const char *
 {
         struct stat st;
         if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
-                return ctk_error_errno(err, errno, "cannot open %s", path);
+                return ctk_error_errno(err, errno, "cannot open %s", CTK_CUT(path));
         if (!S_ISREG(st.st_mode)) /* (a device is not even opened) */
                 return ctk_file_not_regular(path, st.st_mode, err);
         int fd = openat(dirfd, name, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC);
         if (fd < 0)
-                return ctk_error_errno(err, errno, "cannot open %s", path);
+                return ctk_error_errno(err, errno, "cannot open %s", CTK_CUT(path));
         if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || require_trust(path, what, &st, euid, err) < 0) {
                 int e = errno;
                 close(fd);
                 if (err != NULL && *err != NULL)
                         return -1;
-                return S_ISREG(st.st_mode) ? ctk_error_errno(err, e, "cannot open %s", path)
+                return S_ISREG(st.st_mode) ? ctk_error_errno(err, e, "cannot open %s", CTK_CUT(path))
                                            : ctk_file_not_regular(path, st.st_mode, err);
         }
         return fd;
@@ -104,7 +105,7 @@ static int open_target(const char *path, const struct stat *lst, uid_t euid, str
                 return -1;
         _cleanup_free_ char *real = realpath(path, NULL);
         if (real == NULL)
-                return ctk_error_errno(err, errno, "cannot follow the symbolic link %s", path);
+                return ctk_error_errno(err, errno, "cannot follow the symbolic link %s", CTK_CUT(path));
         const char *base;
         _cleanup_free_ char *dir = split(real, &base);
         _cleanup_free_ char *what_dir = NULL, *what = NULL;
@@ -132,7 +133,7 @@ int ctk_file_read_trusted(const char *path, size_t max, char **out, size_t *len,
                 return -1;
         struct stat lst;
         if (fstatat(dirfd, base, &lst, AT_SYMLINK_NOFOLLOW) < 0)
-                return ctk_error_errno(err, errno, "cannot open %s", path);
+                return ctk_error_errno(err, errno, "cannot open %s", CTK_CUT(path));
         _cleanup_close_ int fd =
             S_ISLNK(lst.st_mode) ? open_target(path, &lst, euid, err) : open_file(dirfd, base, path, "it", euid, err);
         if (fd < 0)

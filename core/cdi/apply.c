@@ -22,8 +22,8 @@ static int conflict(struct ctk_error **err, const struct ctk_cdi_origin *a, cons
                     const char *subject, const char *verb)
 {
         _cleanup_free_ char *la = ctk_cdi_origin_label(a), *lb = ctk_cdi_origin_label(b);
-        return ctk_error_set(err, EEXIST, "%s: %s and %s %s", subject, la != NULL ? la : "?", lb != NULL ? lb : "?",
-                             verb);
+        return ctk_error_set(err, EEXIST, "%s: %s and %s %s", CTK_CUT(subject), CTK_CUT(la != NULL ? la : "?"),
+                             CTK_CUT(lb != NULL ? lb : "?"), verb);
 }
 
 /* An item of one kind of edit, with the origin it came from. */

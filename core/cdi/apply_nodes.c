@@ -51,10 +51,10 @@ static int fail(const struct ctk_cdi_origin *o, struct ctk_error **err, int code
         _cleanup_free_ char *label = ctk_cdi_origin_label(o);
         va_list ap;
         va_start(ap, fmt);
-        _cleanup_free_ char *what = ctk_format_values(fmt, ap);
+        _cleanup_free_ char *what = ctk_vformat(fmt, ap);
         va_end(ap);
         ctk_error_set_msg(err, code, what != NULL ? what : "?");
-        return ctk_error_prefix(err, "%s", label != NULL ? label : o->name);
+        return ctk_error_prefix(err, "%s", CTK_CUT(label != NULL ? label : o->name));
 }
 
 bool ctk_cdi_node_needs_host(const struct ctk_cdi_node *n)
@@ -85,8 +85,8 @@ static int fill(const struct ctk_cdi_origin *o, const struct ctk_cdi_node *n, co
         if (info != NULL && ierr == 0 && host_type == '\0')
                 ierr = ENODEV;
         if (info != NULL && ierr != 0 && !minimal(n))
-                return fail(o, err, ierr, "device node %s: cannot stat the host device %s: %s", n->path, host_path(n),
-                            ierr == ENODEV ? "not a device node" : strerror(ierr));
+                return fail(o, err, ierr, "device node %s: cannot stat the host device %s: %s", CTK_CUT(n->path),
+                            CTK_CUT(host_path(n)), ierr == ENODEV ? "not a device node" : strerror(ierr));
         if (info != NULL && ierr == 0) {
                 if (!d->has_mode) {
                         d->has_mode = true;
@@ -98,7 +98,7 @@ static int fill(const struct ctk_cdi_origin *o, const struct ctk_cdi_node *n, co
                         if (d->type != host_type)
                                 return fail(o, err, EINVAL,
                                             "device node %s: the spec says type \"%c\", the host device %s is \"%c\"",
-                                            n->path, d->type, host_path(n), host_type);
+                                            CTK_CUT(n->path), d->type, CTK_CUT(host_path(n)), host_type);
                         if (d->major == 0) {
                                 d->major = info->major;
                                 d->minor = info->minor;
@@ -142,8 +142,8 @@ static int keep(struct kept *k, const struct ctk_cdi_origin *o, size_t oi, const
                 if (k->origin[at] != oi && !same_device(&k->v[at], d)) {
                         _cleanup_free_ char *a = ctk_cdi_origin_label(&o[k->origin[at]]);
                         _cleanup_free_ char *b = ctk_cdi_origin_label(&o[oi]);
-                        return ctk_error_set(err, EEXIST, "%s: %s and %s give different devices", d->path,
-                                             a != NULL ? a : "?", b != NULL ? b : "?");
+                        return ctk_error_set(err, EEXIST, "%s: %s and %s give different devices", CTK_CUT(d->path),
+                                             CTK_CUT(a != NULL ? a : "?"), CTK_CUT(b != NULL ? b : "?"));
                 }
                 k->v[at] = *d; /* the later edit wins */
                 k->origin[at] = oi;

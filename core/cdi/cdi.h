@@ -1,7 +1,7 @@
 /* core/cdi: Container Device Interface (CDI) specs: generation from the
  * discovered GPUs, device naming, strict validation of a spec document,
  * comparison of a spec with the live host, and the spec directories
- * (dirs.h).  Uses core/base, core/json, core/device and core/oci.
+ * (cache.h).  Uses core/base, core/json, core/device and core/oci.
  *
  * A spec is handled as a jansson document.  Validation reports problems as
  * complete lines ("amd.json:4:7: devices[0].name: ...") in a report rather

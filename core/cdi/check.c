@@ -20,12 +20,14 @@ static void check_version(const json_t *doc, struct ctk_cdi_walk *w)
         const char *why = NULL;
         int min = ctk_cdi_min_version(doc, &why);
         if (idx < 0)
-                ctk_cdi_error(w, "unknown CDI version \"%s\" (known: %s to %s; this spec needs at least %s)", v,
-                              ctk_cdi_versions[2], ctk_cdi_versions[ctk_cdi_nversions - 1], ctk_cdi_versions[min]);
+                ctk_cdi_error(w, "unknown CDI version \"%s\" (known: %s to %s; this spec needs at least %s)",
+                              CTK_CUT(v), ctk_cdi_versions[2], ctk_cdi_versions[ctk_cdi_nversions - 1],
+                              ctk_cdi_versions[min]);
         else if (idx < min && why != NULL)
-                ctk_cdi_error(w, "version %s is too old: %s needs %s", v, why, ctk_cdi_versions[min]);
+                ctk_cdi_error(w, "version %s is too old: %s needs %s", CTK_CUT(v), why, ctk_cdi_versions[min]);
         else if (idx < min)
-                ctk_cdi_error(w, "version %s is too old: the earliest usable version is %s", v, ctk_cdi_versions[min]);
+                ctk_cdi_error(w, "version %s is too old: the earliest usable version is %s", CTK_CUT(v),
+                              ctk_cdi_versions[min]);
         ctk_cdi_walk_pop(w);
 }
 
@@ -37,17 +39,17 @@ static void check_kind(const json_t *doc, struct ctk_cdi_walk *w)
         ctk_cdi_walk_key(w, "kind");
         _cleanup_free_ char *vendor = NULL, *class_ = NULL;
         if (ctk_cdi_kind_split(kind, &vendor, &class_) < 0)
-                ctk_cdi_error(w, "invalid kind \"%s\": must be vendor/class, e.g. amd.com/gpu", kind);
+                ctk_cdi_error(w, "invalid kind \"%s\": must be vendor/class, e.g. amd.com/gpu", CTK_CUT(kind));
         else if (!ctk_cdi_vendor_valid(vendor))
                 ctk_cdi_error(w,
                               "invalid vendor \"%s\" in kind: must start with a letter, end with a letter or digit "
                               "and contain only letters, digits, '_', '.' and '-'",
-                              vendor);
+                              CTK_CUT(vendor));
         else if (!ctk_cdi_class_valid(class_))
                 ctk_cdi_error(w,
                               "invalid class \"%s\" in kind: must start with a letter, end with a letter or digit "
                               "and contain only letters, digits, '_', '.' and '-'",
-                              class_);
+                              CTK_CUT(class_));
         ctk_cdi_walk_pop(w);
 }
 
@@ -115,7 +117,7 @@ static void check_annotations(const json_t *obj, struct ctk_cdi_walk *w)
                 total += strlen(k) + json_string_length(v);
                 if (!qualified_name(k)) {
                         ctk_cdi_walk_key(w, k);
-                        ctk_cdi_warn(w, "annotation key \"%s\" is not a qualified name ([prefix/]name)", k);
+                        ctk_cdi_warn(w, "annotation key \"%s\" is not a qualified name ([prefix/]name)", CTK_CUT(k));
                         ctk_cdi_walk_pop(w);
                 }
         }
@@ -180,9 +182,9 @@ static void check_device(const json_t *d, size_t same_as, struct ctk_cdi_walk *w
                         ctk_cdi_error(w,
                                       "invalid device name \"%s\": must start and end with a letter or digit and "
                                       "contain only letters, digits, '_', '.', ':' and '-'",
-                                      name);
+                                      CTK_CUT(name));
                 if (same_as != SIZE_MAX)
-                        ctk_cdi_error(w, "device name \"%s\" is already used by devices[%zu]", name, same_as);
+                        ctk_cdi_error(w, "device name \"%s\" is already used by devices[%zu]", CTK_CUT(name), same_as);
                 ctk_cdi_walk_pop(w);
         }
         check_annotations(d, w);

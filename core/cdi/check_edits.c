@@ -24,7 +24,7 @@ void ctk_cdi_check_env(const json_t *env, struct ctk_cdi_walk *w)
                 const char *eq = strchr(s, '=');
                 if (eq == NULL || eq == s) {
                         ctk_cdi_walk_index(w, i);
-                        ctk_cdi_error(w, "invalid environment variable \"%s\": must be NAME=value", s);
+                        ctk_cdi_error(w, "invalid environment variable \"%s\": must be NAME=value", CTK_CUT(s));
                         ctk_cdi_walk_pop(w);
                 }
         }
@@ -40,7 +40,7 @@ static void absolute(const json_t *obj, const char *key, bool empty_ok, struct c
         if (p[0] == '\0')
                 ctk_cdi_error(w, "must not be empty");
         else if (p[0] != '/')
-                ctk_cdi_error(w, "\"%s\" must be an absolute path", p);
+                ctk_cdi_error(w, "\"%s\" must be an absolute path", CTK_CUT(p));
         ctk_cdi_walk_pop(w);
 }
 
@@ -52,13 +52,15 @@ static void check_device_node(const json_t *n, struct ctk_cdi_walk *w)
         if (type != NULL && strcmp(type, "") != 0 && strcmp(type, "b") != 0 && strcmp(type, "c") != 0 &&
             strcmp(type, "u") != 0 && strcmp(type, "p") != 0) {
                 ctk_cdi_walk_key(w, "type");
-                ctk_cdi_error(w, "invalid device type \"%s\": must be \"c\", \"b\", \"u\", \"p\" or empty", type);
+                ctk_cdi_error(w, "invalid device type \"%s\": must be \"c\", \"b\", \"u\", \"p\" or empty",
+                              CTK_CUT(type));
                 ctk_cdi_walk_pop(w);
         }
         const char *perm = str(n, "permissions");
         if (perm != NULL && strcmp(perm, "none") != 0 && perm[strspn(perm, "rwm")] != '\0') {
                 ctk_cdi_walk_key(w, "permissions");
-                ctk_cdi_error(w, "invalid permissions \"%s\": must be letters from \"rwm\", \"none\" or empty", perm);
+                ctk_cdi_error(w, "invalid permissions \"%s\": must be letters from \"rwm\", \"none\" or empty",
+                              CTK_CUT(perm));
                 ctk_cdi_walk_pop(w);
         }
 }
@@ -83,7 +85,7 @@ static void check_mount(const json_t *m, struct ctk_cdi_walk *w)
                 if (host[0] == '\0')
                         ctk_cdi_error(w, "must not be empty");
                 else if (has_dotdot(host))
-                        ctk_cdi_error(w, "\"%s\" must not have a \"..\" component", host);
+                        ctk_cdi_error(w, "\"%s\" must not have a \"..\" component", CTK_CUT(host));
                 ctk_cdi_walk_pop(w);
         }
         const char *dst = str(m, "containerPath");
@@ -93,9 +95,9 @@ static void check_mount(const json_t *m, struct ctk_cdi_walk *w)
         if (dst[0] == '\0')
                 ctk_cdi_error(w, "must not be empty");
         else if (dst[0] != '/')
-                ctk_cdi_error(w, "\"%s\" must be an absolute path", dst);
+                ctk_cdi_error(w, "\"%s\" must be an absolute path", CTK_CUT(dst));
         else if (has_dotdot(dst))
-                ctk_cdi_error(w, "\"%s\" must not have a \"..\" component", dst);
+                ctk_cdi_error(w, "\"%s\" must not have a \"..\" component", CTK_CUT(dst));
         ctk_cdi_walk_pop(w);
 }
 
@@ -114,7 +116,7 @@ static void check_hook(const json_t *h, struct ctk_cdi_walk *w)
                         ctk_cdi_error(w,
                                       "invalid hook name \"%s\": must be one of prestart, createRuntime, "
                                       "createContainer, startContainer, poststart, poststop",
-                                      name);
+                                      CTK_CUT(name));
                         ctk_cdi_walk_pop(w);
                 }
         }
@@ -137,7 +139,7 @@ static void check_intel_rdt(const json_t *r, struct ctk_cdi_walk *w)
             (strcmp(clos, "/") != 0 && strpbrk(clos, "/\n") != NULL)) {
                 ctk_cdi_walk_key(w, "closID");
                 ctk_cdi_error(w, "invalid closID \"%s\": must be a file name (not \".\", \"..\", no '/' or newline)",
-                              clos);
+                              CTK_CUT(clos));
                 ctk_cdi_walk_pop(w);
         }
 }
@@ -172,7 +174,7 @@ static void check_net_devices(const json_t *list, struct ctk_cdi_walk *w)
                         if (v[0] == '\0')
                                 ctk_cdi_error(w, "must not be empty");
                         else if (same[k] != NULL && same[k][i] != SIZE_MAX)
-                                ctk_cdi_error(w, "\"%s\" is already used by netDevices[%zu]", v, same[k][i]);
+                                ctk_cdi_error(w, "\"%s\" is already used by netDevices[%zu]", CTK_CUT(v), same[k][i]);
                         ctk_cdi_walk_pop(w);
                 }
                 ctk_cdi_walk_pop(w);

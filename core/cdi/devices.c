@@ -27,7 +27,7 @@ static int add_device(const struct ctk_cdi_host *h, size_t from, size_t to, char
         if (name == NULL)
                 return ctk_error_set(err, ENOMEM, "out of memory");
         if (!ctk_cdi_device_name_valid(name))
-                return ctk_error_set(err, EINVAL, "\"%s\" is not a valid CDI device name", name);
+                return ctk_error_set(err, EINVAL, "\"%s\" is not a valid CDI device name", CTK_CUT(name));
         size_t n = 1;
         for (size_t i = from; i < to; i++)
                 if (pick(&h->gpus[i], arg))

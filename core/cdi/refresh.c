@@ -66,7 +66,7 @@ int ctk_cdi_refresh(struct ctk_backend *b, const char *path, const json_t *old, 
         if (lock_path != NULL) {
                 if (ctk_mkdir_parent(lock_path, 0755, err) < 0 ||
                     (lock = ctk_flock_acquire(lock_path, REFRESH_LOCK_TIMEOUT_MS, err)) < 0)
-                        return ctk_error_prefix(err, "refreshing the CDI spec %s", path);
+                        return ctk_error_prefix(err, "refreshing the CDI spec %s", CTK_CUT(path));
         }
         struct ctk_cdi_options o;
         ctk_cdi_options_of(old, &o);
@@ -83,5 +83,5 @@ int ctk_cdi_refresh(struct ctk_backend *b, const char *path, const json_t *old, 
         if (r == 0)
                 r = ctk_cdi_spec_save(path, text, false, written, err);
         ctk_flock_release(lock);
-        return r < 0 ? ctk_error_prefix(err, "refreshing the CDI spec %s", path) : 0;
+        return r < 0 ? ctk_error_prefix(err, "refreshing the CDI spec %s", CTK_CUT(path)) : 0;
 }

@@ -86,7 +86,7 @@ __attribute__((format(printf, 3, 0))) static void add(struct ctk_cdi_walk *w, bo
                 print_path(f, w);
                 fputs(": ", f);
         }
-        _cleanup_free_ char *what = ctk_format_values(fmt, ap);
+        _cleanup_free_ char *what = ctk_vformat(fmt, ap);
         fputs(what != NULL ? what : "?", f);
         if (fclose(f) != 0)
                 return;

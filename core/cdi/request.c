@@ -89,10 +89,10 @@ int ctk_cdi_annotation_names(const json_t *oci, const struct ctk_strv *prefixes,
                         return ctk_error_set(err, EINVAL,
                                              "annotation \"%s\": after %s comes a name of 1-63 letters, digits, '_', "
                                              "'.' and '-', beginning and ending with a letter or digit",
-                                             key, prefix);
+                                             CTK_CUT(key), CTK_CUT(prefix));
                 const char *value = json_string_value(json_object_get(annotations, key));
                 if (value == NULL)
-                        return ctk_error_set(err, EINVAL, "annotation \"%s\" is not a string", key);
+                        return ctk_error_set(err, EINVAL, "annotation \"%s\" is not a string", CTK_CUT(key));
                 _cleanup_free_ char *source = NULL;
                 if (asprintf(&source, "annotation %s", key) < 0)
                         return ctk_error_set(err, ENOMEM, "out of memory");
@@ -105,7 +105,7 @@ int ctk_cdi_annotation_names(const json_t *oci, const struct ctk_strv *prefixes,
                                 return ctk_error_set(err, EINVAL,
                                                      "%s: \"%s\" is not a fully qualified CDI device name "
                                                      "(vendor/class=name, e.g. amd.com/gpu=0)",
-                                                     source, name);
+                                                     CTK_CUT(source), CTK_CUT(name));
                         if (ctk_strv_push(names, name) < 0 || ctk_strv_push(sources, source) < 0)
                                 return ctk_error_set(err, ENOMEM, "out of memory");
                         if (comma == NULL)

@@ -77,11 +77,11 @@ static int unresolvable(const struct ctk_cdi_cache *c, const struct ctk_strv *na
                                                 "amd.com/gpu=0)");
         /* (why is a message: taken whole; the names are values) */
         ctk_error_set_msg(err, ENOENT, why != NULL ? why : "out of memory");
-        ctk_error_prefix(err, "%s", name);
+        ctk_error_prefix(err, "%s", CTK_CUT(name));
         if (source != NULL)
-                ctk_error_prefix(err, "%s", source);
+                ctk_error_prefix(err, "%s", CTK_CUT(source));
         if (more > 0)
-                ctk_error_suffix(err, "; unresolvable too: %s", others);
+                ctk_error_suffix(err, "; unresolvable too: %s", CTK_CUT(others));
         return -1;
 }
 

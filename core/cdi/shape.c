@@ -211,12 +211,14 @@ static void check_keys(json_t *obj, const struct field *fields, struct ctk_cdi_w
                 ctk_cdi_walk_key(w, k);
                 if (f == NULL) {
                         _cleanup_free_ char *known = known_keys(fields);
-                        ctk_cdi_error(w, "unknown key \"%s\" (known here: %s)", k, known != NULL ? known : "?");
+                        ctk_cdi_error(w, "unknown key \"%s\" (known here: %s)", CTK_CUT(k),
+                                      CTK_CUT(known != NULL ? known : "?"));
                 } else if (json_object_get(obj, f->key) != NULL) {
                         ctk_cdi_error(w, "key \"%s\" duplicates \"%s\" (CDI loaders match keys without regard to case)",
-                                      k, f->key);
+                                      CTK_CUT(k), f->key);
                 } else {
-                        ctk_cdi_warn(w, "key \"%s\" is read as \"%s\" by CDI loaders; write \"%s\"", k, f->key, f->key);
+                        ctk_cdi_warn(w, "key \"%s\" is read as \"%s\" by CDI loaders; write \"%s\"", CTK_CUT(k), f->key,
+                                     f->key);
                         ctk_strv_push(&renames, k);
                 }
                 ctk_cdi_walk_pop(w);

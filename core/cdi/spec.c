@@ -35,12 +35,12 @@ int ctk_cdi_spec_build(const struct ctk_cdi_host *h, const struct ctk_cdi_option
                 return ctk_error_set(err, EINVAL,
                                      "invalid CDI vendor \"%s\": must start with a letter, end with a letter or "
                                      "digit and contain only letters, digits, '_', '.' and '-'",
-                                     o->vendor);
+                                     CTK_CUT(o->vendor));
         if (!ctk_cdi_class_valid(o->class_))
                 return ctk_error_set(err, EINVAL,
                                      "invalid CDI class \"%s\": must start with a letter, end with a letter or "
                                      "digit and contain only letters, digits, '_', '.' and '-'",
-                                     o->class_);
+                                     CTK_CUT(o->class_));
         _cleanup_free_ char *kind = NULL;
         if (asprintf(&kind, "%s/%s", o->vendor, o->class_) < 0)
                 return ctk_error_set(err, ENOMEM, "out of memory");

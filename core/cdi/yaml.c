@@ -48,13 +48,13 @@ static void problem_at(struct reader *r, yaml_mark_t mark, const char *fmt, ...)
                 return;
         va_list ap;
         va_start(ap, fmt);
-        char *what = ctk_format_values(fmt, ap);
+        char *what = ctk_vformat(fmt, ap);
         va_end(ap);
         /* through an error: its message is one line whatever it quotes */
         struct ctk_error *e = NULL;
         if (what != NULL) {
                 ctk_error_set_msg(&e, EINVAL, what);
-                ctk_error_prefix(&e, "%s:%zu:%zu", r->file, mark.line + 1, mark.column + 1);
+                ctk_error_prefix(&e, "%s:%zu:%zu", CTK_CUT(r->file), mark.line + 1, mark.column + 1);
         }
         if (e != NULL)
                 r->problem = ctk_steal(&e->msg);
@@ -71,9 +71,9 @@ static bool next(struct reader *r)
         if (!yaml_parser_parse(&r->parser, &r->event)) {
                 const char *what = r->parser.problem != NULL ? r->parser.problem : "invalid YAML";
                 if (r->parser.context != NULL)
-                        problem_at(r, r->parser.problem_mark, "%s %s", what, r->parser.context);
+                        problem_at(r, r->parser.problem_mark, "%s %s", CTK_CUT(what), r->parser.context);
                 else
-                        problem_at(r, r->parser.problem_mark, "%s", what);
+                        problem_at(r, r->parser.problem_mark, "%s", CTK_CUT(what));
                 return false;
         }
         r->has_event = true;
@@ -199,7 +199,7 @@ static json_t *scalar(struct reader *r)
         enum tag tag = tag_of(e->data.scalar.tag);
         bool plain = e->data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
         if (tag == TAG_OTHER || tag == TAG_MAP || tag == TAG_SEQ) {
-                problem_at(r, e->start_mark, "unsupported tag %s", (const char *)e->data.scalar.tag);
+                problem_at(r, e->start_mark, "unsupported tag %s", CTK_CUT((const char *)e->data.scalar.tag));
                 return NULL;
         }
         if (tag == TAG_STR || (tag == TAG_NONE && (!plain || e->data.scalar.tag != NULL))) {
@@ -223,19 +223,20 @@ static json_t *scalar(struct reader *r)
         if (is_int > 0)
                 return json_integer(i);
         if (is_int < 0) {
-                problem_at(r, e->start_mark, "integer %s is out of range", s);
+                problem_at(r, e->start_mark, "integer %s is out of range", CTK_CUT(s));
                 return NULL;
         }
         if ((tag == TAG_NONE || tag == TAG_FLOAT) && looks_like_float(s)) {
                 double d = strtod(s, NULL);
                 if (!isfinite(d)) {
-                        problem_at(r, e->start_mark, "number %s is out of range", s);
+                        problem_at(r, e->start_mark, "number %s is out of range", CTK_CUT(s));
                         return NULL;
                 }
                 return json_real(d);
         }
         if (tag != TAG_NONE) {
-                problem_at(r, e->start_mark, "\"%s\" is not a value of tag %s", s, (const char *)e->data.scalar.tag);
+                problem_at(r, e->start_mark, "\"%s\" is not a value of tag %s", CTK_CUT(s),
+                           CTK_CUT((const char *)e->data.scalar.tag));
                 return NULL;
         }
         json_t *j = json_stringn(s, len);
@@ -290,7 +291,7 @@ static json_t *mapping(struct reader *r, size_t depth)
                         return NULL;
                 }
                 if (json_object_get(o, key) != NULL) {
-                        problem_at(r, r->event.start_mark, "duplicate key \"%s\"", key);
+                        problem_at(r, r->event.start_mark, "duplicate key \"%s\"", CTK_CUT(key));
                         return NULL;
                 }
                 _cleanup_free_ char *k = strdup(key);

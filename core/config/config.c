@@ -36,7 +36,7 @@ static int fail_at(const struct where *w, const char *key, size_t index, struct 
         if (ctk_json_locate(w->text, w->len, path, depth, &pos) < 0)
                 pos = (struct ctk_json_pos){1, 1};
         ctk_error_set_msg(w->err, EINVAL, inner->msg);
-        return ctk_error_prefix(w->err, "%s:%d:%d", w->name, pos.line, pos.column);
+        return ctk_error_prefix(w->err, "%s:%d:%d", CTK_CUT(w->name), pos.line, pos.column);
 }
 
 /* The members of the document w->text over *c. */
@@ -45,7 +45,7 @@ static int read_members(const struct ctk_config_table *t, const struct where *w,
         json_error_t jerr;
         _cleanup_json_ json_t *doc = json_loadb(w->text, w->len, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &jerr);
         if (doc == NULL)
-                return ctk_error_set(w->err, EINVAL, "%s:%d:%d: %s", w->name, jerr.line, jerr.column, jerr.text);
+                return ctk_error_set(w->err, EINVAL, "%s:%d:%d: %s", CTK_CUT(w->name), jerr.line, jerr.column, jerr.text);
         _cleanup_error_ struct ctk_error *inner = NULL;
         if (!json_is_object(doc)) {
                 ctk_error_set(&inner, EINVAL, "the configuration must be a JSON object, not %s",

@@ -183,12 +183,14 @@ static int check_string(const struct ctk_config_field *f, const char *s, struct 
         case CTK_CONFIG_F_PATH:
         case CTK_CONFIG_F_DIRS:
                 if (s[0] != '/')
-                        return ctk_error_set(err, EINVAL, "\"%s\" must be an absolute path (got \"%s\")", f->key, s);
+                        return ctk_error_set(err, EINVAL, "\"%s\" must be an absolute path (got \"%s\")", f->key,
+                                             CTK_CUT(s));
                 return 0;
         case CTK_CONFIG_F_PROGRAM:
                 if (strchr(s, '/') != NULL && s[0] != '/')
-                        return ctk_error_set(
-                            err, EINVAL, "\"%s\" must be an absolute path or a command name (got \"%s\")", f->key, s);
+                        return ctk_error_set(err, EINVAL,
+                                             "\"%s\" must be an absolute path or a command name (got \"%s\")", f->key,
+                                             CTK_CUT(s));
                 return 0;
         case CTK_CONFIG_F_LEVEL:
                 for (size_t i = 0; log_levels[i] != NULL; i++)
@@ -196,33 +198,33 @@ static int check_string(const struct ctk_config_field *f, const char *s, struct 
                                 return 0;
                 return ctk_error_set(err, EINVAL,
                                      "\"%s\" must be one of \"error\", \"warning\", \"info\", \"debug\" (got \"%s\")",
-                                     f->key, s);
+                                     f->key, CTK_CUT(s));
         case CTK_CONFIG_F_MODE:
                 for (size_t i = 0; modes[i] != NULL; i++)
                         if (strcmp(s, modes[i]) == 0)
                                 return 0;
                 return ctk_error_set(err, EINVAL, "\"%s\" must be one of \"auto\", \"cdi\", \"legacy\" (got \"%s\")",
-                                     f->key, s);
+                                     f->key, CTK_CUT(s));
         case CTK_CONFIG_F_KINDS:
                 if (!ctk_config_kind_valid(s))
                         return ctk_error_set(err, EINVAL,
                                              "\"%s\" entries may only contain letters, digits, '_', '-' and "
                                              "'.' (got \"%s\")",
-                                             f->key, s);
+                                             f->key, CTK_CUT(s));
                 return 0;
         case CTK_CONFIG_F_PREFIXES:
                 if (!prefix_valid(s))
                         return ctk_error_set(err, EINVAL,
                                              "\"%s\" entries may only contain letters, digits, '.', '_', '-' and '/' "
                                              "(got \"%s\")",
-                                             f->key, s);
+                                             f->key, CTK_CUT(s));
                 return 0;
         case CTK_CONFIG_F_CDI_KINDS:
                 if (!cdi_kind_valid(s))
                         return ctk_error_set(err, EINVAL,
                                              "\"%s\" entries are CDI kinds vendor/class (e.g. \"amd.com/gpu\") or "
                                              "\"*\" for any (got \"%s\")",
-                                             f->key, s);
+                                             f->key, CTK_CUT(s));
                 return 0;
         case CTK_CONFIG_F_BOOL:
                 break;
@@ -301,7 +303,7 @@ static const struct ctk_config_field *find_field(const struct ctk_config_table *
  * the list is longer than the cut of one) */
 static int unknown_key(const struct ctk_config_table *t, const char *key, struct ctk_error **err)
 {
-        ctk_error_set(err, EINVAL, "unknown key \"%s\" (known keys:", key);
+        ctk_error_set(err, EINVAL, "unknown key \"%s\" (known keys:", CTK_CUT(key));
         for (size_t i = 0; i < t->n; i++)
                 ctk_error_suffix(err, "%s %s", i > 0 ? "," : "", t->fields[i].key);
         return ctk_error_suffix(err, ")");

@@ -59,7 +59,7 @@ struct ctk_backend_ops {
 struct ctk_backend {
         const struct ctk_backend_ops *ops;
         void *ctx;
-        char *description; /* e.g. "root /" or "profile sim/profiles/x.json", for messages */
+        char *description; /* e.g. "root /" or "profile sim/profiles/mi210-xgmi-x8.json", for messages */
 };
 
 static inline int ctk_read_file(struct ctk_backend *b, const char *path, char **out, size_t *len,

@@ -17,10 +17,10 @@ int ctk_devnode_stat(struct ctk_backend *b, const char *path, struct ctk_devnode
                 int code = serr != NULL ? serr->code : EIO;
                 if (code == ENOENT) {
                         ctk_error_free(serr);
-                        return ctk_error_set(err, ENOENT, "device node %s does not exist", path);
+                        return ctk_error_set(err, ENOENT, "device node %s does not exist", CTK_CUT(path));
                 }
                 ctk_error_set_msg(err, code, serr != NULL ? serr->msg : "stat failed");
-                ctk_error_prefix(err, "device node %s", path);
+                ctk_error_prefix(err, "device node %s", CTK_CUT(path));
                 ctk_error_free(serr);
                 return -1;
         }
@@ -31,10 +31,10 @@ static int from_info(const char *path, const struct ctk_node_info *info, struct 
                      struct ctk_error **err)
 {
         if (info->type != CTK_NODE_CHR && info->type != CTK_NODE_BLK)
-                return ctk_error_set(err, ENODEV, "device node %s: not a character or block device", path);
+                return ctk_error_set(err, ENODEV, "device node %s: not a character or block device", CTK_CUT(path));
         char *p = strdup(path);
         if (p == NULL)
-                return ctk_error_set(err, ENOMEM, "device node %s: out of memory", path);
+                return ctk_error_set(err, ENOMEM, "device node %s: out of memory", CTK_CUT(path));
         *out = (struct ctk_devnode){
             .path = p,
             .type = info->type == CTK_NODE_CHR ? 'c' : 'b',

@@ -133,7 +133,7 @@ static int probe(struct ctk_backend *b, const char *dir, bool is_pci, const stru
                 return ctk_error_set(err, ENOMEM, "out of memory");
         _cleanup_strv_ struct ctk_strv names = {0};
         if (list_optional(b, drm_dir, &names, err) < 0)
-                return ctk_error_prefix(err, "finding drm directories in %s", dir);
+                return ctk_error_prefix(err, "finding drm directories in %s", CTK_CUT(dir));
         _cleanup_strv_ struct ctk_strv drm = {0};
         int render_minor = 0, card_minor = -1;
         for (size_t i = 0; i < names.n; i++) {

@@ -28,7 +28,7 @@ static int parse_value(const char *path, enum prop_key k, const char *v, size_t 
                        struct ctk_error **err)
 {
         if (vlen == 0)
-                return ctk_error_set(err, EINVAL, "%s: %s has no value", path, keys[k].name);
+                return ctk_error_set(err, EINVAL, "%s: %s has no value", CTK_CUT(path), keys[k].name);
         if (v[0] == '-' && vlen > 1 && ctk_parse_u64_dec(v + 1, vlen - 1, UINT64_MAX, out) != -EINVAL) {
                 *present = false; /* negative: treated as absent */
                 return 0;
@@ -36,11 +36,11 @@ static int parse_value(const char *path, enum prop_key k, const char *v, size_t 
         int r = ctk_parse_u64_dec(v, vlen, keys[k].max, out);
         int shown = vlen > 40 ? 40 : (int)vlen;
         if (r == -ERANGE)
-                return ctk_error_set(err, ERANGE, "%s: %s value '%.*s' is out of range (at most %llu)", path,
+                return ctk_error_set(err, ERANGE, "%s: %s value '%.*s' is out of range (at most %llu)", CTK_CUT(path),
                                      keys[k].name, shown, v, (unsigned long long)keys[k].max);
         if (r < 0)
-                return ctk_error_set(err, EINVAL, "%s: %s value '%.*s' is not a decimal number", path, keys[k].name,
-                                     shown, v);
+                return ctk_error_set(err, EINVAL, "%s: %s value '%.*s' is not a decimal number", CTK_CUT(path),
+                                     keys[k].name, shown, v);
         *present = true;
         return 0;
 }

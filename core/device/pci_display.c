@@ -53,7 +53,7 @@ static int read_hex(struct ctk_backend *b, const char *bdf, const char *attr, ui
         while (len > 0 && (text[len - 1] == '\n' || text[len - 1] == '\r' || text[len - 1] == ' '))
                 len--;
         if (ctk_parse_u64_hex(text, len, 1, max, out) < 0)
-                return ctk_error_set(err, EINVAL, "%s: '%.*s' is not a hexadecimal number up to 0x%llx", path,
+                return ctk_error_set(err, EINVAL, "%s: '%.*s' is not a hexadecimal number up to 0x%llx", CTK_CUT(path),
                                      len > 20 ? 20 : (int)len, text, (unsigned long long)max);
         return 0;
 }

@@ -28,7 +28,7 @@ static int uuid_place(const struct ctk_gpu_list *gpus, size_t i, size_t *pos, si
                         char uuid[CTK_UUID_STRLEN];
                         ctk_uuid_format(g->uuid, uuid);
                         return ctk_error_set(err, EINVAL, "GPUs %zu and %zu both report UUID %s", i < j ? i : j,
-                                             i < j ? j : i, uuid);
+                                             i < j ? j : i, CTK_CUT(uuid));
                 }
                 if (j < i)
                         (*pos)++;
@@ -87,14 +87,14 @@ static int resolve_index(const char *s, size_t len, const struct ctk_gpu_list *g
 {
         size_t plen = strlen(INDEX_PREFIX), i;
         if (id_number(s + plen, len - plen, &i) < 0)
-                return ctk_error_set(err, EINVAL, "'%.*s' is not a GPU id (expected " INDEX_PREFIX "<N>, e.g. gpu0)",
-                                     (int)len, s);
+                return ctk_error_set(err, EINVAL, "'%s' is not a GPU id (expected " INDEX_PREFIX "<N>, e.g. gpu0)",
+                                     CTK_CUTN(s, len));
         if (i >= gpus->n) {
                 if (gpus->n == 0)
-                        return ctk_error_set(err, ENOENT, "GPU %.*s does not exist (this host has no AMD GPUs)",
-                                             (int)len, s);
-                return ctk_error_set(err, ENOENT, "GPU %.*s does not exist (this host has gpu0 to gpu%zu)", (int)len, s,
-                                     gpus->n - 1);
+                        return ctk_error_set(err, ENOENT, "GPU %s does not exist (this host has no AMD GPUs)",
+                                             CTK_CUTN(s, len));
+                return ctk_error_set(err, ENOENT, "GPU %s does not exist (this host has gpu0 to gpu%zu)",
+                                     CTK_CUTN(s, len), gpus->n - 1);
         }
         *index = i;
         return 0;
@@ -111,9 +111,9 @@ static int resolve_partition(const char *s, size_t len, const struct ctk_gpu_lis
         uint64_t uuid;
         if (ulen == 0 || ctk_uuid_parse(u, &uuid) < 0 || id_number(colon + 1, len - ulen - 1, &part) < 0)
                 return ctk_error_set(err, EINVAL,
-                                     "'%.*s' is not a GPU partition id (expected 0x<UUID>:<N>, e.g. "
+                                     "'%s' is not a GPU partition id (expected 0x<UUID>:<N>, e.g. "
                                      "0xE3AA140F9A5F9E31:3)",
-                                     (int)len, s);
+                                     CTK_CUTN(s, len));
         size_t first = SIZE_MAX, total = 0;
         for (size_t j = 0; j < gpus->n; j++) {
                 if (!gpus->v[j].has_uuid || gpus->v[j].uuid != uuid)
@@ -122,25 +122,25 @@ static int resolve_partition(const char *s, size_t len, const struct ctk_gpu_lis
                         first = j;
                         size_t pos;
                         if (uuid_place(gpus, j, &pos, &total, err) < 0)
-                                return ctk_error_prefix(err, "%.*s", (int)len, s);
+                                return ctk_error_prefix(err, "%s", CTK_CUTN(s, len));
                 }
         }
         if (first == SIZE_MAX)
-                return ctk_error_set(err, ENOENT, "no GPU has UUID %s (for %.*s; 'amd-ctk gpu list' shows their UUIDs)",
-                                     u, (int)len, s);
+                return ctk_error_set(err, ENOENT, "no GPU has UUID %s (for %s; 'amd-ctk gpu list' shows their UUIDs)",
+                                     CTK_CUT(u), CTK_CUTN(s, len));
         if (part >= total) {
                 if (total == 1)
-                        return ctk_error_set(err, ENOENT, "GPU %.*s does not exist (GPU %s is not partitioned: %s:0)",
-                                             (int)len, s, u, u);
-                return ctk_error_set(err, ENOENT, "GPU %.*s does not exist (GPU %s has partitions 0-%zu)", (int)len, s,
-                                     u, total - 1);
+                        return ctk_error_set(err, ENOENT, "GPU %s does not exist (GPU %s is not partitioned: %s:0)",
+                                             CTK_CUTN(s, len), CTK_CUT(u), CTK_CUT(u));
+                return ctk_error_set(err, ENOENT, "GPU %s does not exist (GPU %s has partitions 0-%zu)",
+                                     CTK_CUTN(s, len), CTK_CUT(u), total - 1);
         }
         for (size_t j = first; j < gpus->n; j++)
                 if (gpus->v[j].has_uuid && gpus->v[j].uuid == uuid && part-- == 0) {
                         *index = j;
                         return 0;
                 }
-        return ctk_error_set(err, ENOENT, "GPU %.*s does not exist", (int)len, s); /* not reached */
+        return ctk_error_set(err, ENOENT, "GPU %s does not exist", CTK_CUTN(s, len)); /* not reached */
 }
 
 int ctk_resource_id_resolve(const char *s, size_t len, const struct ctk_gpu_list *gpus, size_t *index,

@@ -104,11 +104,11 @@ static int select_index(struct token t, size_t n, bool *marks, struct ctk_error 
 {
         size_t i;
         if (parse_decimal(t, &i) < 0)
-                return ctk_error_set(err, EINVAL, "'%.*s' is not a GPU index", (int)t.len, t.s);
+                return ctk_error_set(err, EINVAL, "'%s' is not a GPU index", CTK_CUTN(t.s, t.len));
         if (i >= n) {
                 char host[64];
                 describe_host(n, host);
-                return ctk_error_set(err, ENOENT, "GPU %.*s does not exist (%s)", (int)t.len, t.s, host);
+                return ctk_error_set(err, ENOENT, "GPU %s does not exist (%s)", CTK_CUTN(t.s, t.len), host);
         }
         marks[i] = true;
         return 0;
@@ -121,17 +121,18 @@ static int select_range(struct token t, size_t n, bool *marks, struct ctk_error 
         struct token b = trim(dash + 1, t.len - (size_t)(dash - t.s) - 1);
         size_t start, end;
         if (parse_decimal(a, &start) < 0 || parse_decimal(b, &end) < 0)
-                return ctk_error_set(err, EINVAL, "invalid GPU range '%.*s' (expected START-END, e.g. 0-3)", (int)t.len,
-                                     t.s);
+                return ctk_error_set(err, EINVAL, "invalid GPU range '%s' (expected START-END, e.g. 0-3)",
+                                     CTK_CUTN(t.s, t.len));
         if (start > end)
-                return ctk_error_set(err, EINVAL, "invalid GPU range '%.*s' (start is greater than end)", (int)t.len,
-                                     t.s);
+                return ctk_error_set(err, EINVAL, "invalid GPU range '%s' (start is greater than end)",
+                                     CTK_CUTN(t.s, t.len));
         if (end >= n) {
                 char host[64];
                 describe_host(n, host);
                 if (start >= n)
-                        return ctk_error_set(err, ENOENT, "GPUs %.*s do not exist (%s)", (int)t.len, t.s, host);
-                return ctk_error_set(err, ENOENT, "GPU range %.*s goes past the last GPU (%s)", (int)t.len, t.s, host);
+                        return ctk_error_set(err, ENOENT, "GPUs %s do not exist (%s)", CTK_CUTN(t.s, t.len), host);
+                return ctk_error_set(err, ENOENT, "GPU range %s goes past the last GPU (%s)", CTK_CUTN(t.s, t.len),
+                                     host);
         }
         for (size_t i = start; i <= end; i++)
                 marks[i] = true;
@@ -146,7 +147,7 @@ static int select_uuid(struct token t, const struct ctk_gpu_list *gpus, bool *ma
         uint64_t uuid;
         if (ctk_uuid_parse(s, &uuid) < 0)
                 return ctk_error_set(err, EINVAL, "'%s' is not a valid GPU UUID (expected 0x and up to 16 hex digits)",
-                                     s);
+                                     CTK_CUT(s));
         const struct ctk_gpu *first = NULL;
         for (size_t i = 0; i < gpus->n; i++) {
                 const struct ctk_gpu *g = &gpus->v[i];
@@ -157,7 +158,7 @@ static int select_uuid(struct token t, const struct ctk_gpu_list *gpus, bool *ma
                         return ctk_error_set(err, EINVAL,
                                              "UUID %s is ambiguous: GPUs %zu and %zu both report it; select them "
                                              "by index",
-                                             s, first->index, g->index);
+                                             CTK_CUT(s), first->index, g->index);
                 if (first == NULL)
                         first = g;
                 marks[i] = true;
@@ -165,8 +166,8 @@ static int select_uuid(struct token t, const struct ctk_gpu_list *gpus, bool *ma
         if (first == NULL) {
                 char host[64];
                 describe_host(gpus->n, host);
-                return ctk_error_set(err, ENOENT, "no GPU has UUID %s (%s; 'amd-ctk gpu list' shows their UUIDs)", s,
-                                     host);
+                return ctk_error_set(err, ENOENT, "no GPU has UUID %s (%s; 'amd-ctk gpu list' shows their UUIDs)",
+                                     CTK_CUT(s), host);
         }
         return 0;
 }
@@ -183,8 +184,8 @@ static int cdi_name(struct token t, struct ctk_strv *names, struct ctk_error **e
 {
         if (names == NULL)
                 return ctk_error_set(err, EINVAL,
-                                     "'%.*s' is a CDI device name: GPU indices, ranges and UUIDs select GPUs here",
-                                     (int)t.len, t.s);
+                                     "'%s' is a CDI device name: GPU indices, ranges and UUIDs select GPUs here",
+                                     CTK_CUTN(t.s, t.len));
         _cleanup_free_ char *name = strndup(t.s, t.len);
         if (name == NULL || ctk_strv_push(names, name) < 0)
                 return ctk_error_set(err, ENOMEM, "out of memory");
@@ -211,7 +212,7 @@ static int select_token(struct token t, const struct ctk_gpu_list *gpus, bool *m
                 return 0;
         }
         if (token_is(t, "none") || token_is(t, "void"))
-                return ctk_error_set(err, EINVAL, "'%.*s' cannot be combined with other entries", (int)t.len, t.s);
+                return ctk_error_set(err, EINVAL, "'%s' cannot be combined with other entries", CTK_CUTN(t.s, t.len));
         if (has_hex_prefix(t))
                 return select_uuid(t, gpus, marks, err);
         if (all_chars(t, isdigit))
@@ -222,8 +223,8 @@ static int select_token(struct token t, const struct ctk_gpu_list *gpus, bool *m
         if (t.len > MAX_INDEX_DIGITS && all_chars(t, isxdigit))
                 return select_uuid(t, gpus, marks, err);
         return ctk_error_set(
-            err, EINVAL, "'%.*s' is not a GPU index, range or UUID (expected all, none, or a list like 0,2-3,0x<UUID>)",
-            (int)t.len, t.s);
+            err, EINVAL, "'%s' is not a GPU index, range or UUID (expected all, none, or a list like 0,2-3,0x<UUID>)",
+            CTK_CUTN(t.s, t.len));
 }
 
 static int marks_to_selection(const bool *marks, size_t n, struct ctk_selection *out, struct ctk_error **err)
@@ -266,7 +267,7 @@ int ctk_select_parse_names(const char *value, const struct ctk_gpu_list *gpus, s
                 const char *stop = comma != NULL ? comma : end;
                 struct token t = trim(p, (size_t)(stop - p));
                 if (t.len == 0)
-                        return ctk_error_set(err, EINVAL, "empty entry in GPU list '%.*s'", (int)whole.len, whole.s);
+                        return ctk_error_set(err, EINVAL, "empty entry in GPU list '%s'", CTK_CUTN(whole.s, whole.len));
                 if (select_token(t, gpus, marks, &plain, names, err) < 0)
                         return -1;
                 if (comma == NULL)
@@ -362,7 +363,7 @@ int ctk_select_from_env_names(char *const *env, size_t nenv, const char *const *
                 size_t before = names != NULL ? names->n : 0;
                 if (ctk_select_parse_names(eq + 1, gpus, &one, names, err) < 0) {
                         ctk_selection_clear(out);
-                        return ctk_error_prefix(err, "%.*s", (int)(eq - e), e);
+                        return ctk_error_prefix(err, "%s", CTK_CUTN(e, eq - e));
                 }
                 for (size_t k = before; vars != NULL && names != NULL && k < names->n; k++) {
                         _cleanup_free_ char *var = strndup(e, (size_t)(eq - e));

@@ -1,4 +1,4 @@
-/* Editing Docker's daemon.json (see docker_config.h).
+/* Editing Docker's daemon.json (see docker.h).
  *
  * Choices, where the Go toolkit differs:
  * - runtimes.<name> is {"path": P} plus "runtimeArgs" (Docker's key) when
@@ -29,10 +29,10 @@ static int fail_at(const char *text, size_t len, const char *name, const char *k
         if (ctk_json_locate(text, len, &step, key != NULL ? 1 : 0, &pos) < 0)
                 pos = (struct ctk_json_pos){1, 1};
         if (key == NULL)
-                return ctk_error_set(err, EINVAL, "%s:%d:%d: the file must contain a JSON object, not %s", name,
-                                     pos.line, pos.column, ctk_json_type_name(v));
-        return ctk_error_set(err, EINVAL, "%s:%d:%d: \"%s\" must be %s, not %s; fix or remove it and try again", name,
-                             pos.line, pos.column, key, what, ctk_json_type_name(v));
+                return ctk_error_set(err, EINVAL, "%s:%d:%d: the file must contain a JSON object, not %s",
+                                     CTK_CUT(name), pos.line, pos.column, ctk_json_type_name(v));
+        return ctk_error_set(err, EINVAL, "%s:%d:%d: \"%s\" must be %s, not %s; fix or remove it and try again",
+                             CTK_CUT(name), pos.line, pos.column, CTK_CUT(key), CTK_CUT(what), ctk_json_type_name(v));
 }
 
 int ctk_docker_config_parse(const char *text, size_t len, const char *name, json_t **out, struct ctk_error **err)
@@ -45,7 +45,7 @@ int ctk_docker_config_parse(const char *text, size_t len, const char *name, json
         _cleanup_json_ json_t *doc =
             json_loadb(text, len, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY | JSON_ALLOW_NUL, &jerr);
         if (doc == NULL)
-                return ctk_error_set(err, EINVAL, "%s:%d:%d: %s", name, jerr.line, jerr.column, jerr.text);
+                return ctk_error_set(err, EINVAL, "%s:%d:%d: %s", CTK_CUT(name), jerr.line, jerr.column, jerr.text);
         if (!json_is_object(doc))
                 return fail_at(text, len, name, NULL, err, NULL, doc);
         static const struct {

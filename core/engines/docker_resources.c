@@ -44,8 +44,8 @@ static int fail_at(const char *text, size_t len, const char *name, const struct 
         struct ctk_json_pos pos;
         if (ctk_json_locate(text, len, path, depth, &pos) < 0)
                 pos = (struct ctk_json_pos){1, 1};
-        return ctk_error_set(err, EINVAL, "%s:%d:%d: %s, not %s; fix or remove it and try again", name, pos.line,
-                             pos.column, what, ctk_json_type_name(v));
+        return ctk_error_set(err, EINVAL, "%s:%d:%d: %s, not %s; fix or remove it and try again", CTK_CUT(name),
+                             pos.line, pos.column, CTK_CUT(what), ctk_json_type_name(v));
 }
 
 int ctk_docker_resources_check(const json_t *doc, const char *text, size_t len, const char *name,

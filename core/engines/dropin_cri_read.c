@@ -53,7 +53,7 @@ static int refuse(const struct ctk_cri_section *c, const struct ctk_toml_stmt *s
                                  "%s, which amd-ctk cannot copy into its drop-in (containerd before 2.1 replaces the "
                                  "whole section with the drop-in's): write that part with [%s] table headers (or "
                                  "headers of the tables below it) and plain keys, then run this again",
-                                 what, cri != NULL ? cri : "?");
+                                 CTK_CUT(what), CTK_CUT(cri != NULL ? cri : "?"));
 }
 
 /* A key = value in a table outside the CRI section: it must not reach

@@ -49,14 +49,14 @@ static int scalar(struct ctk_toml_parser *p, long long *integer)
         if (t[0] >= '0' && t[0] <= '9' && n >= 5 && (strchr(tok, ':') != NULL || (tok[4] == '-' && t == tok))) {
                 for (const char *c = tok; *c != '\0'; c++)
                         if (strchr("0123456789-:TtZz.+ ", *c) == NULL)
-                                return ctk_toml_fail(p, s, "not a valid date or time: %s", tok);
+                                return ctk_toml_fail(p, s, "not a valid date or time: %s", CTK_CUT(tok));
                 return 0;
         }
         /* integers and floats: underscores only between digits */
         for (size_t i = 0; i < n; i++)
                 if (tok[i] == '_' && (i == 0 || i + 1 == n || !ctk_toml_bare_key_char(tok[i - 1]) ||
                                       tok[i + 1] == '_' || tok[i - 1] == '.' || tok[i + 1] == '.'))
-                        return ctk_toml_fail(p, s, "misplaced underscore in a number: %s", tok);
+                        return ctk_toml_fail(p, s, "misplaced underscore in a number: %s", CTK_CUT(tok));
         char clean[64], *c = clean;
         for (size_t i = 0; i < n; i++)
                 if (tok[i] != '_')
@@ -66,11 +66,11 @@ static int scalar(struct ctk_toml_parser *p, long long *integer)
         const char *digits = clean + (clean[0] == '+' || clean[0] == '-');
         if (digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'o' || digits[1] == 'b')) {
                 if (digits != clean)
-                        return ctk_toml_fail(p, s, "a sign is not allowed with a prefixed integer: %s", tok);
+                        return ctk_toml_fail(p, s, "a sign is not allowed with a prefixed integer: %s", CTK_CUT(tok));
                 base = digits[1] == 'x' ? 16 : digits[1] == 'o' ? 8 : 2;
                 digits += 2;
         } else if (digits[0] == '0' && digits[1] >= '0' && digits[1] <= '9') {
-                return ctk_toml_fail(p, s, "leading zero in a number: %s", tok);
+                return ctk_toml_fail(p, s, "leading zero in a number: %s", CTK_CUT(tok));
         }
         char *end;
         errno = 0;
@@ -88,7 +88,7 @@ static int scalar(struct ctk_toml_parser *p, long long *integer)
                     strstr(clean, ".E") == NULL)
                         return 0;
         }
-        return ctk_toml_fail(p, s, "not a valid number: %s", tok);
+        return ctk_toml_fail(p, s, "not a valid number: %s", CTK_CUT(tok));
 }
 
 static int array(struct ctk_toml_parser *p, int depth, struct ctk_strv *strings)

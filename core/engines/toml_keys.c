@@ -168,15 +168,15 @@ static int clash(struct ctk_toml_parser *p, const struct ctk_toml_keys *k, size_
         const struct ctk_toml_node *o = &k->v[node];
         size_t line = line_of(p, o->at);
         if (through)
-                return ctk_toml_fail(p, at, "%s adds to %s, %s defined at line %zu, which TOML forbids", what, old,
-                                     kind_text(o->kind), line);
+                return ctk_toml_fail(p, at, "%s adds to %s, %s defined at line %zu, which TOML forbids", CTK_CUT(what),
+                                     CTK_CUT(old), kind_text(o->kind), line);
         bool same = kind == o->kind && kind != CTK_TOML_ARRAY; /* a key, or a table of its header, twice */
         if (same)
                 return ctk_toml_fail(p, at,
                                      "%s is defined twice, which TOML forbids (first at line %zu): remove one of the "
                                      "two",
-                                     what, line);
-        return ctk_toml_fail(p, at, "%s is defined again, which TOML forbids: it is %s at line %zu", what,
+                                     CTK_CUT(what), line);
+        return ctk_toml_fail(p, at, "%s is defined again, which TOML forbids: it is %s at line %zu", CTK_CUT(what),
                              kind_text(o->kind), line);
 }
 

@@ -21,11 +21,11 @@ __attribute__((format(printf, 6, 0))) static int vfail(const char *text, size_t 
                         col++;
                 }
         }
-        _cleanup_free_ char *msg = ctk_format_values(fmt, ap);
+        _cleanup_free_ char *msg = ctk_vformat(fmt, ap);
         if (msg == NULL)
                 return ctk_error_set(err, ENOMEM, "out of memory");
         ctk_error_set_msg(err, EINVAL, msg);
-        return ctk_error_prefix(err, "%s:%d:%d", name, line, col);
+        return ctk_error_prefix(err, "%s:%d:%d", CTK_CUT(name), line, col);
 }
 
 int ctk_toml_error_at(const char *text, size_t len, const char *name, size_t at, struct ctk_error **err,

@@ -1,5 +1,5 @@
 /* A small scanner over JSON text that follows a path to a value and reports
- * where it starts (see json_locate.h). */
+ * where it starts (see locate.h). */
 #include "locate.h"
 
 #include <jansson.h>

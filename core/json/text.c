@@ -38,15 +38,11 @@ static void put_control(struct ctk_json_out *o, unsigned char c, unsigned int fl
         ctk_json_out_put(o, esc, 6);
 }
 
-const bool ctk_json_out_plain[2][256] = {
-    {[0x20 ... 0x21] = true, [0x23 ... 0x5b] = true, [0x5d ... 0xff] = true},
-    {[0x20 ... 0x21] = true, [0x23 ... 0x5b] = true, [0x5d ... 0x7f] = true},
-};
+const bool ctk_json_out_plain[256] = {[0x20 ... 0x21] = true, [0x23 ... 0x5b] = true, [0x5d ... 0xff] = true};
 
 void ctk_json_out_quote_rest(struct ctk_json_out *o, const char *str, const char *at, const char *end_,
                              unsigned int flags)
 {
-        const bool *keep = ctk_json_out_plain[(flags & CTK_JSON_ESC_FIX_UTF8) != 0];
         const unsigned char *s = (const unsigned char *)at, *run = (const unsigned char *)str;
         const unsigned char *end = (const unsigned char *)(end_ != NULL ? end_ : at + strlen(at));
         ctk_json_out_putc(o, '"');
@@ -57,20 +53,11 @@ void ctk_json_out_quote_rest(struct ctk_json_out *o, const char *str, const char
                 if (*s == '"' || *s == '\\') {
                         char esc[2] = {'\\', (char)*s++};
                         ctk_json_out_put(o, esc, 2);
-                } else if (*s < 0x20) {
-                        put_control(o, *s++, flags);
                 } else {
-                        size_t n = ctk_utf8_len(s, (size_t)(end - s));
-                        if (n == 0) {
-                                ctk_json_out_put(o, "\xef\xbf\xbd", 3); /* U+FFFD */
-                                s++;
-                        } else {
-                                ctk_json_out_put(o, (const char *)s, n);
-                                s += n;
-                        }
+                        put_control(o, *s++, flags); /* (< 0x20: the only other bytes not plain) */
                 }
                 run = s;
-                while (keep[*s]) /* stops at the final NUL */
+                while (ctk_json_out_plain[*s]) /* stops at the final NUL */
                         s++;
         }
         ctk_json_out_putc(o, '"');

@@ -64,26 +64,22 @@ enum {
         CTK_JSON_ESC_SHORT = 1 << 0,
         /* \u001B rather than \u001b */
         CTK_JSON_ESC_UPPER_HEX = 1 << 1,
-        /* bytes that are not UTF-8 as U+FFFD */
-        CTK_JSON_ESC_FIX_UTF8 = 1 << 2,
         /* as json_dumps writes strings */
         CTK_JSON_ESC_JANSSON = CTK_JSON_ESC_SHORT | CTK_JSON_ESC_UPPER_HEX,
 };
 
-/* Bytes written as they are: [0] all but '"', '\\' and controls; [1] (for
- * CTK_JSON_ESC_FIX_UTF8) only those that are ASCII. */
-extern const bool ctk_json_out_plain[2][256];
+/* Bytes written as they are: all but '"', '\\' and controls. */
+extern const bool ctk_json_out_plain[256];
 
 /* From at, the first byte of str to escape, to end (NULL: str's NUL). */
 void ctk_json_out_quote_rest(struct ctk_json_out *o, const char *str, const char *at, const char *end,
                              unsigned int flags);
 
 /* The first byte from s on that is not written as it is. */
-static inline const char *ctk_json_out_plain_end(const char *s, unsigned int flags)
+static inline const char *ctk_json_out_plain_end(const char *s)
 {
-        const bool *keep = ctk_json_out_plain[(flags & CTK_JSON_ESC_FIX_UTF8) != 0];
         const unsigned char *p = (const unsigned char *)s;
-        while (keep[*p]) /* stops at the NUL at the latest */
+        while (ctk_json_out_plain[*p]) /* stops at the NUL at the latest */
                 p++;
         return (const char *)p;
 }
@@ -104,7 +100,7 @@ static inline void ctk_json_out_quote_plain(struct ctk_json_out *o, const char *
  * '\0' (as in C strings and jansson's; NULs before it are escaped). */
 static inline void ctk_json_out_quote(struct ctk_json_out *o, const char *s, size_t len, unsigned int flags)
 {
-        const char *at = ctk_json_out_plain_end(s, flags);
+        const char *at = ctk_json_out_plain_end(s);
         if (at == s + len)
                 ctk_json_out_quote_plain(o, s, len);
         else
@@ -114,7 +110,7 @@ static inline void ctk_json_out_quote(struct ctk_json_out *o, const char *s, siz
 /* The same for the C string s. */
 static inline void ctk_json_out_quote_str(struct ctk_json_out *o, const char *s, unsigned int flags)
 {
-        const char *at = ctk_json_out_plain_end(s, flags);
+        const char *at = ctk_json_out_plain_end(s);
         if (*at == '\0')
                 ctk_json_out_quote_plain(o, s, (size_t)(at - s));
         else

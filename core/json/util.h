@@ -23,6 +23,10 @@ const char *ctk_json_type_name(const json_t *v);
  * numbers (for messages about a field that wants an integer). */
 const char *ctk_json_type_name_exact(const json_t *v);
 
+/* s as a JSON string, bytes that are not part of valid UTF-8 each written
+ * as U+FFFD (json_string refuses them); NULL on ENOMEM. */
+json_t *ctk_json_string_lossy(const char *s);
+
 /* True if text holds only JSON whitespace (an empty file). */
 bool ctk_json_text_is_blank(const char *text, size_t len);
 

@@ -280,9 +280,10 @@ int ctk_oci_put_devices(json_t *spec, const struct ctk_oci_device *d, size_t n, 
         struct ctk_oci_edit_stats st = {0};
         for (size_t i = 0; i < n; i++) {
                 if (d[i].path == NULL || d[i].type == '\0')
-                        return ctk_error_set(err, EINVAL, "invalid device node %s", d[i].path ? d[i].path : "");
+                        return ctk_error_set(err, EINVAL, "invalid device node %s",
+                                             CTK_CUT(d[i].path ? d[i].path : ""));
                 if (!utf8(d[i].path))
-                        return ctk_error_set(err, EINVAL, "device path %s is not valid UTF-8", d[i].path);
+                        return ctk_error_set(err, EINVAL, "device path %s is not valid UTF-8", CTK_CUT(d[i].path));
         }
         struct tables t;
         int r = tables_make(spec, n, &t, err);

@@ -99,7 +99,7 @@ static int member_u32(const json_t *o, const char *key, size_t i, uint32_t *out,
         const json_t *v = json_object_get(o, key);
         if (!json_is_integer(v) || json_integer_value(v) < 0 || json_integer_value(v) > (json_int_t)UINT32_MAX)
                 return ctk_error_set(err, EINVAL, "linux.gidMappings[%zu].%s is not an unsigned 32-bit integer", i,
-                                     key);
+                                     CTK_CUT(key));
         *out = (uint32_t)json_integer_value(v);
         return 0;
 }

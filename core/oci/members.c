@@ -96,7 +96,8 @@ int ctk_oci_env_put(json_t *spec, const char *entry, bool *changed, struct ctk_e
                 *changed = false;
         const char *eq = strchr(entry, '=');
         if (eq == NULL || eq == entry)
-                return ctk_error_set(err, EINVAL, "invalid environment entry \"%s\": must be NAME=value", entry);
+                return ctk_error_set(err, EINVAL, "invalid environment entry \"%s\": must be NAME=value",
+                                     CTK_CUT(entry));
         if (ctk_oci_check_root(spec, err) < 0 ||
             ctk_oci_member(spec, "process", JSON_OBJECT, true, "process", &process, err) < 0 ||
             ctk_oci_member(process, "env", JSON_ARRAY, true, "process.env", &env, err) < 0)
@@ -113,13 +114,13 @@ int ctk_oci_env_put(json_t *spec, const char *entry, bool *changed, struct ctk_e
                 if (strcmp(s, entry) == 0)
                         return 0;
                 if (json_array_set_new(env, i, json_string(entry)) < 0)
-                        return ctk_error_set(err, EINVAL, "environment entry %s is not valid UTF-8", entry);
+                        return ctk_error_set(err, EINVAL, "environment entry %s is not valid UTF-8", CTK_CUT(entry));
                 if (changed != NULL)
                         *changed = true;
                 return 0;
         }
         if (json_array_append_new(env, json_string(entry)) < 0)
-                return ctk_error_set(err, EINVAL, "environment entry %s is not valid UTF-8", entry);
+                return ctk_error_set(err, EINVAL, "environment entry %s is not valid UTF-8", CTK_CUT(entry));
         if (changed != NULL)
                 *changed = true;
         return 0;
@@ -159,7 +160,7 @@ int ctk_oci_add_hook(json_t *spec, const char *kind, json_t *hook, bool *added, 
             ctk_oci_member(spec, "hooks", JSON_OBJECT, true, "hooks", &hooks, err) < 0 ||
             ctk_oci_member(hooks, kind, JSON_ARRAY, true, where, &list, err) < 0) {
                 json_decref(hook);
-                return known ? -1 : ctk_error_set(err, EINVAL, "unknown hook kind \"%s\"", kind);
+                return known ? -1 : ctk_error_set(err, EINVAL, "unknown hook kind \"%s\"", CTK_CUT(kind));
         }
         size_t i;
         const json_t *h;
@@ -199,6 +200,6 @@ int ctk_oci_set_net_device(json_t *spec, const char *host_if, const char *name, 
                 return -1;
         json_t *dev = json_pack("{s:s}", "name", name);
         if (dev == NULL || json_object_set_new(devs, host_if, dev) < 0)
-                return ctk_error_set(err, EINVAL, "net device %s: not valid UTF-8", host_if);
+                return ctk_error_set(err, EINVAL, "net device %s: not valid UTF-8", CTK_CUT(host_if));
         return 0;
 }

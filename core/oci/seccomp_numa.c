@@ -45,7 +45,7 @@ static int classify_action(const json_t *v, const char *where, const char *field
                         return 0;
                 }
         }
-        return ctk_error_set(err, EINVAL, "%s.%s: unknown seccomp action \"%s\"", where, field, s);
+        return ctk_error_set(err, EINVAL, "%s.%s: unknown seccomp action \"%s\"", where, field, CTK_CUT(s));
 }
 
 /* The libseccomp token for an OCI/Docker architecture name ("SCMP_ARCH_X86_64"

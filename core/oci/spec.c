@@ -85,13 +85,13 @@ int ctk_oci_spec_parse(const char *data, size_t len, const char *name, json_t **
                         line_column(data, ctk_oci_subs_orig(&subs, (size_t)jerr.position), &line, &column);
                 ctk_oci_subs_clear(&subs);
                 ctk_oci_literals_clear(lits);
-                return ctk_error_set(err, EINVAL, "%s:%d:%d: %s", name, line, column, jerr.text);
+                return ctk_error_set(err, EINVAL, "%s:%d:%d: %s", CTK_CUT(name), line, column, jerr.text);
         }
         ctk_oci_subs_clear(&subs);
         if (!json_is_object(doc)) {
                 json_decref(doc);
                 ctk_oci_literals_clear(lits);
-                return ctk_error_set(err, EINVAL, "%s: the spec is not a JSON object", name);
+                return ctk_error_set(err, EINVAL, "%s: the spec is not a JSON object", CTK_CUT(name));
         }
         if (lits->n > 0)
                 bind(doc, lits);

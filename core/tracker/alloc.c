@@ -47,8 +47,7 @@ static int append_refusal(char **msg, size_t gpu, const char *holder)
 }
 
 /* c->gpus := c->gpus U {i : want[i]}; returns 1 if it grew, -1 on ENOMEM. */
-static int merge_gpus(const struct ctk_tracker_state *s, struct ctk_tracker_container *c, const bool *want,
-                      size_t ngpus)
+static int merge_gpus(struct ctk_tracker_container *c, const bool *want, size_t ngpus)
 {
         size_t n = 0;
         for (size_t i = 0; i < ngpus; i++)
@@ -62,30 +61,26 @@ static int merge_gpus(const struct ctk_tracker_state *s, struct ctk_tracker_cont
         for (size_t i = 0; i < ngpus; i++)
                 if (want[i] || ctk_tracker_container_holds(c, i))
                         v[n++] = i;
-        ctk_tracker_state_free_field(s, c->gpus);
+        free(c->gpus);
         c->gpus = v;
         c->ngpus = n;
-        c->text_len = 0; /* no longer as read */
         return 1;
 }
 
-static int update_owner(const struct ctk_tracker_state *s, struct ctk_tracker_container *c,
-                        const struct ctk_tracker_container *who, bool *changed)
+static int update_owner(struct ctk_tracker_container *c, const struct ctk_tracker_container *who, bool *changed)
 {
         const char *old = c->runtime_root, *new = who->runtime_root;
         if ((old == NULL) != (new == NULL) || (old != NULL && strcmp(old, new) != 0)) {
                 char *r = new != NULL ? strdup(new) : NULL;
                 if (new != NULL && r == NULL)
                         return -1;
-                ctk_tracker_state_free_field(s, c->runtime_root);
+                free(c->runtime_root);
                 c->runtime_root = r;
-                c->text_len = 0; /* no longer as read */
                 *changed = true;
         }
         if (c->pid != who->pid || c->pid_start != who->pid_start) {
                 c->pid = who->pid;
                 c->pid_start = who->pid_start;
-                c->text_len = 0;
                 *changed = true;
         }
         return 0;
@@ -110,7 +105,7 @@ int ctk_tracker_state_alloc(struct ctk_tracker_state *s, const struct ctk_tracke
 {
         *changed = false;
         if (!ctk_tracker_valid_container_id(who->id))
-                return ctk_error_set(err, EINVAL, "invalid container id \"%s\"", who->id ? who->id : "");
+                return ctk_error_set(err, EINVAL, "invalid container id \"%s\"", CTK_CUT(who->id ? who->id : ""));
         _cleanup_free_ bool *want = NULL;
         if (requested(s, idx, n, &want, err) < 0)
                 return -1;
@@ -147,8 +142,8 @@ int ctk_tracker_state_alloc(struct ctk_tracker_state *s, const struct ctk_tracke
                         return ctk_error_set(err, ENOMEM, "out of memory");
                 *changed = true;
         }
-        int grew = merge_gpus(s, c, want, s->ngpus);
-        if (grew < 0 || update_owner(s, c, who, changed) < 0)
+        int grew = merge_gpus(c, want, s->ngpus);
+        if (grew < 0 || update_owner(c, who, changed) < 0)
                 return ctk_error_set(err, ENOMEM, "out of memory");
         *changed |= grew > 0;
         return 0;

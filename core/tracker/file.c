@@ -47,9 +47,10 @@ int ctk_tracker_load(const struct ctk_tracker_paths *p, struct ctk_tracker_state
 {
         memset(out, 0, sizeof(*out));
         *missing = false;
-        struct ctk_file_view text;
+        _cleanup_free_ char *text = NULL;
+        size_t len;
         _cleanup_error_ struct ctk_error *e = NULL;
-        if (ctk_file_view_open(p->state, CTK_TRACKER_STATE_MAX, CTK_READ_NOFOLLOW, &text, &e) < 0) {
+        if (ctk_file_read(p->state, CTK_TRACKER_STATE_MAX, CTK_READ_NOFOLLOW, &text, &len, &e) < 0) {
                 if (e->code == ENOENT) {
                         *missing = true;
                         return 0;
@@ -58,18 +59,16 @@ int ctk_tracker_load(const struct ctk_tracker_paths *p, struct ctk_tracker_state
                         return ctk_error_set(err, ELOOP,
                                              "GPU Tracker state %s is a symbolic link: refused (remove it, then run "
                                              "'amd-ctk gpu-tracker reset')",
-                                             p->state);
+                                             CTK_CUT(p->state));
                 ctk_error_set_msg(err, e->code, e->msg);
-                ctk_error_prepend(err, "GPU Tracker state %s cannot be read (", p->state);
+                ctk_error_prepend(err, "GPU Tracker state %s cannot be read (", CTK_CUT(p->state));
                 return ctk_error_suffix(err, "); " RESET_HINT);
         }
-        if (ctk_tracker_state_parse(text.data, text.len, out, &e) < 0) {
-                ctk_file_view_close(&text);
+        if (ctk_tracker_state_parse(text, len, out, &e) < 0) {
                 ctk_error_set_msg(err, EBADMSG, e->msg);
-                ctk_error_prepend(err, "GPU Tracker state %s is corrupt (", p->state);
+                ctk_error_prepend(err, "GPU Tracker state %s is corrupt (", CTK_CUT(p->state));
                 return ctk_error_suffix(err, "); " RESET_HINT);
         }
-        ctk_tracker_state_keep_source(out, &text); /* the next write copies what did not change */
         return 0;
 }
 
@@ -112,13 +111,13 @@ int ctk_tracker_set_marker(const struct ctk_tracker_paths *p, bool enabled, stru
                         return 0;
                 int fd = open(p->enabled, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
                 if (fd < 0)
-                        return ctk_error_errno(err, errno, "cannot create %s", p->enabled);
+                        return ctk_error_errno(err, errno, "cannot create %s", CTK_CUT(p->enabled));
                 close(fd);
         } else {
                 if (unlink(p->enabled) < 0) {
                         if (errno == ENOENT)
                                 return 0;
-                        return ctk_error_errno(err, errno, "cannot remove %s", p->enabled);
+                        return ctk_error_errno(err, errno, "cannot remove %s", CTK_CUT(p->enabled));
                 }
         }
         return ctk_fsync_parent_dir(p->enabled, err);
@@ -128,11 +127,11 @@ int ctk_tracker_dir_check(const char *dir, struct ctk_error **err)
 {
         struct stat st;
         if (stat(dir, &st) < 0)
-                return ctk_error_errno(err, errno, "GPU Tracker state directory %s", dir);
+                return ctk_error_errno(err, errno, "GPU Tracker state directory %s", CTK_CUT(dir));
         if ((st.st_mode & S_IWOTH) != 0)
                 return ctk_error_set(err, EPERM,
                                      "GPU Tracker state directory %s is writable by every user: refused (chmod o-w %s, "
                                      "or set state-dir to a directory only root can write)",
-                                     dir, dir);
+                                     CTK_CUT(dir), CTK_CUT(dir));
         return 0;
 }

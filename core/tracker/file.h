@@ -1,5 +1,5 @@
 /* GPU tracker files in the state directory:
- *   gpu-tracker.json     the state (tracker_state.h), replaced atomically
+ *   gpu-tracker.json     the state (state.h), replaced atomically
  *   .gpu-tracker.json.*  the next state while it is written (a writer
  *                        killed mid-write leaves one; the next save removes it)
  *   gpu-tracker.lock     flock'ed around every read-modify-write

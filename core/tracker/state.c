@@ -2,7 +2,6 @@
 #include "state.h"
 
 #include <errno.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,21 +13,11 @@ static void gpu_clear(struct ctk_tracker_gpu *g)
         memset(g, 0, sizeof(*g));
 }
 
-void ctk_tracker_state_free_field(const struct ctk_tracker_state *s, void *p)
+static void container_clear(struct ctk_tracker_container *c)
 {
-        uintptr_t a = (uintptr_t)p, str = (uintptr_t)s->arena_str, idx = (uintptr_t)s->arena_idx;
-        if (s->arena_str != NULL && a >= str && a < str + s->arena_str_size)
-                return;
-        if (s->arena_idx != NULL && a >= idx && a < idx + s->arena_idx_n * sizeof(size_t))
-                return;
-        free(p);
-}
-
-static void container_clear(const struct ctk_tracker_state *s, struct ctk_tracker_container *c)
-{
-        ctk_tracker_state_free_field(s, c->id);
-        ctk_tracker_state_free_field(s, c->gpus);
-        ctk_tracker_state_free_field(s, c->runtime_root);
+        free(c->id);
+        free(c->gpus);
+        free(c->runtime_root);
         memset(c, 0, sizeof(*c));
 }
 
@@ -37,21 +26,11 @@ void ctk_tracker_state_clear(struct ctk_tracker_state *s)
         for (size_t i = 0; i < s->ngpus; i++)
                 gpu_clear(&s->gpus[i]);
         for (size_t i = 0; i < s->ncontainers; i++)
-                container_clear(s, &s->containers[i]);
+                container_clear(&s->containers[i]);
         free(s->gpus);
         free(s->containers);
-        free(s->arena_str);
-        free(s->arena_idx);
         free(s->boot_id);
-        ctk_file_view_close(&s->source);
         memset(s, 0, sizeof(*s));
-}
-
-void ctk_tracker_state_keep_source(struct ctk_tracker_state *s, struct ctk_file_view *v)
-{
-        ctk_file_view_close(&s->source);
-        s->source = *v;
-        memset(v, 0, sizeof(*v));
 }
 
 static int strv_copy(struct ctk_strv *dst, const struct ctk_strv *src)
@@ -180,7 +159,7 @@ size_t ctk_tracker_state_count_holders(const struct ctk_tracker_state *s, size_t
 
 void ctk_tracker_state_remove_container(struct ctk_tracker_state *s, size_t i)
 {
-        container_clear(s, &s->containers[i]);
+        container_clear(&s->containers[i]);
         memmove(&s->containers[i], &s->containers[i + 1], (s->ncontainers - i - 1) * sizeof(*s->containers));
         s->ncontainers--;
 }

@@ -11,17 +11,11 @@
  * gpus[i] is GPU index i (uuid null: the device has none; accessibility
  * "shared" or "exclusive").  A container is [id, GPU indices, index into
  * runtimeRoots or null, pid, pid start time]: the GPUs it holds and how to
- * tell whether it still exists (tracker_reconcile.h; root null = never
+ * tell whether it still exists (reconcile.h; root null = never
  * reconciled).  Containers are listed in allocation order, which is the
  * order the status shows them in.  Unknown keys are ignored; a wrong type or
- * value is an error naming the place.
- *
- * The writer's own spelling (this key order, no whitespace, GPU lists
- * ascending, strings escaped only where JSON requires) is read by a
- * specialised parser (tracker_json_fast.c), since the state is read on
- * every container create and delete; any other JSON spelling of the same
- * content (an edited file) is read by the strict jansson parser, which also
- * words every error. */
+ * value is an error naming the place.  Both directions go through jansson
+ * (state_json.c). */
 #ifndef CTK_TRACKER_STATE_H
 #define CTK_TRACKER_STATE_H
 
@@ -42,7 +36,7 @@ enum ctk_tracker_access {
 
 struct ctk_tracker_gpu {
         /* Identity: what tells that index i is still the same device (see
-         * tracker_topology.h). */
+         * topology.h). */
         char *pci;       /* BDF of the physical GPU, "" if unknown */
         char *partition; /* "spx_nps1", "" (only the first partition carries it) */
         bool has_uuid;
@@ -61,12 +55,6 @@ struct ctk_tracker_container {
         char *runtime_root;           /* low-level runtime --root, NULL = unknown */
         pid_t pid;                    /* the process that allocated (creating runtime), 0 = unknown */
         unsigned long long pid_start; /* its start time (/proc/PID/stat field 22) */
-        /* Where the canonical reader found the entry in the text (text_len
-         * 0: not read so, or changed since) and the runtime root index it
-         * had there (-1 null): while the state keeps that text (source), the
-         * writer copies the entry instead of printing it again. */
-        size_t text_off, text_len;
-        long text_root;
 };
 
 struct ctk_tracker_state {
@@ -76,17 +64,6 @@ struct ctk_tracker_state {
         size_t ngpus;
         struct ctk_tracker_container *containers; /* allocation order */
         size_t ncontainers;
-        /* Where the reader keeps the ids, runtime roots and GPU lists of the
-         * containers it read (two blocks instead of thousands of small
-         * ones; containers may share a runtime root there).  A container
-         * field pointing into them is not freed on its own: replace fields
-         * through ctk_tracker_state_free_field.  Both NULL when unused. */
-        char *arena_str;
-        size_t arena_str_size;
-        size_t *arena_idx;
-        size_t arena_idx_n;
-        /* The text the state was read from, when kept (see text_off). */
-        struct ctk_file_view source;
 };
 
 /* Frees the state and zeroes it. */
@@ -104,24 +81,13 @@ int ctk_tracker_state_init(struct ctk_tracker_state *s, const struct ctk_gpu_lis
 /* Deep copy (src unchanged). */
 int ctk_tracker_state_copy(struct ctk_tracker_state *dst, const struct ctk_tracker_state *src, struct ctk_error **err);
 
-/* JSON text <-> model.  Parse errors say what is wrong (with line and
- * column for syntax errors); callers add the file name.  The text our own
- * writer produces is read by a specialised parser; anything else by the
- * strict jansson one (both below). */
+/* JSON text -> model: any JSON spelling of the state (duplicate keys
+ * refused).  Errors say what is wrong (with line and column for syntax
+ * errors); callers add the file name.  *out is empty on failure. */
 int ctk_tracker_state_parse(const char *text, size_t len, struct ctk_tracker_state *out, struct ctk_error **err);
-/* Exactly the canonical form ctk_tracker_state_format writes, and only a
- * valid state: 1 parsed, 0 anything else (*out empty, no error), -1 ENOMEM. */
-int ctk_tracker_state_parse_canonical(const char *text, size_t len, struct ctk_tracker_state *out,
-                                      struct ctk_error **err);
-/* Any JSON spelling of the state, through jansson. */
-int ctk_tracker_state_parse_strict(const char *text, size_t len, struct ctk_tracker_state *out, struct ctk_error **err);
-char *ctk_tracker_state_format(const struct ctk_tracker_state *s); /* NULL on ENOMEM; ends with "\n" */
-
-/* Hands the text s was just parsed from over to s (*v is emptied), so that
- * writing s copies the unchanged container entries from it. */
-void ctk_tracker_state_keep_source(struct ctk_tracker_state *s, struct ctk_file_view *v);
-/* Frees p, a container field of s, unless it lies in s's arenas. */
-void ctk_tracker_state_free_field(const struct ctk_tracker_state *s, void *p);
+/* Model -> the file form above, ending with "\n" (NULL on ENOMEM).  Bytes
+ * of a string that are not UTF-8 are written as U+FFFD. */
+char *ctk_tracker_state_format(const struct ctk_tracker_state *s);
 
 /* The container entry for id, or NULL. */
 struct ctk_tracker_container *ctk_tracker_state_find_container(const struct ctk_tracker_state *s, const char *id);

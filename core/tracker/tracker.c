@@ -68,20 +68,19 @@ bool ctk_tracker_may_hold(struct ctk_tracker *t, const char *container_id)
 {
         if (!ctk_tracker_marker_exists(&t->paths))
                 return false;
-        struct ctk_file_view text;
+        _cleanup_free_ char *text = NULL, *quoted = NULL;
+        size_t len;
         _cleanup_error_ struct ctk_error *err = NULL;
-        if (ctk_file_view_open(t->paths.state, CTK_TRACKER_STATE_MAX, CTK_READ_NOFOLLOW, &text, &err) < 0)
+        if (ctk_file_read(t->paths.state, CTK_TRACKER_STATE_MAX, CTK_READ_NOFOLLOW, &text, &len, &err) < 0)
                 return err->code != ENOENT; /* unreadable: the locked path tells */
-        char *quoted = NULL;
-        bool may = true;
         /* (an escape in the text could spell the id differently) */
-        if (asprintf(&quoted, "\"%s\"", container_id) >= 0) {
-                if (memchr(text.data, '\\', text.len) == NULL)
-                        may = memmem(text.data, text.len, quoted, strlen(quoted)) != NULL;
-                free(quoted);
+        if (memchr(text, '\\', len) != NULL)
+                return true;
+        if (asprintf(&quoted, "\"%s\"", container_id) < 0) {
+                quoted = NULL;
+                return true;
         }
-        ctk_file_view_close(&text);
-        return may;
+        return memmem(text, len, quoted, strlen(quoted)) != NULL;
 }
 
 bool ctk_tracker_is_tracked(struct ctk_tracker *t, const char *container_id)

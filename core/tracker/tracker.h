@@ -4,12 +4,12 @@
  * core/base, core/json and core/device.
  *
  * Every operation that reads and changes the state does so under one flock
- * (tracker_file.h), so concurrent container creates never grant an
+ * (file.h), so concurrent container creates never grant an
  * exclusive GPU twice; the state file is replaced atomically, so a killed
  * writer never leaves a torn file.  Before any decision the state is made
- * true to the host (tracker_reconcile.h): allocations of an earlier boot and
+ * true to the host (reconcile.h): allocations of an earlier boot and
  * of containers that no longer exist are dropped.  If the host's GPUs are no
- * longer the recorded ones (tracker_topology.h), status and allocations fail
+ * longer the recorded ones (topology.h), status and allocations fail
  * with CTK_TRACKER_INVALID_MSG (err->code ESTALE) until `reset`.
  *
  * A missing state is initialized (disabled) by the first command that needs

@@ -41,7 +41,7 @@ int ctk_tracker_allocate(struct ctk_tracker *t, const struct ctk_gpu_list *gpus,
                 return 0; /* disabled: never read, lock or write anything */
         if (!ctk_tracker_valid_container_id(req->container_id))
                 return ctk_error_set(err, EINVAL, "invalid container id \"%s\"",
-                                     req->container_id ? req->container_id : "");
+                                     CTK_CUT(req->container_id ? req->container_id : ""));
         _cleanup_tracker_session_ struct ctk_tracker_session s;
         if (ctk_tracker_session_begin(t, &s, err) < 0)
                 return -1;

@@ -54,7 +54,7 @@ int fakefs_is_mounted(const char *path, bool *mounted, struct ctk_error **err)
         if (real == NULL) {
                 /* A dead FUSE mount fails with ENOTCONN: compare the absolute path. */
                 if (errno != ENOTCONN)
-                        return ctk_error_errno(err, errno, "%s", path);
+                        return ctk_error_errno(err, errno, "%s", CTK_CUT(path));
                 if (path[0] == '/')
                         real = strdup(path);
                 else {
@@ -103,16 +103,16 @@ int fakefs_unmount(const char *path, struct ctk_error **err)
         if (fakefs_is_mounted(path, &mounted, err) < 0)
                 return -1;
         if (!mounted)
-                return ctk_error_set(err, EINVAL, "%s is not an amd-ctk-fakefs mount point", path);
+                return ctk_error_set(err, EINVAL, "%s is not an amd-ctk-fakefs mount point", CTK_CUT(path));
         if (umount2(path, UMOUNT_NOFOLLOW) == 0)
                 return 0;
         int e = errno;
         if (e == EPERM)
                 return fusermount(path, false) == 0 || fusermount(path, true) == 0
                            ? 0
-                           : ctk_error_errno(err, e, "cannot unmount %s", path);
+                           : ctk_error_errno(err, e, "cannot unmount %s", CTK_CUT(path));
         /* busy or dead (server gone): detach it now, it goes away when unused */
         if (umount2(path, MNT_DETACH | UMOUNT_NOFOLLOW) == 0)
                 return 0;
-        return ctk_error_errno(err, errno, "cannot unmount %s", path);
+        return ctk_error_errno(err, errno, "cannot unmount %s", CTK_CUT(path));
 }

@@ -18,11 +18,11 @@ static int write_pidfile(const char *path, struct ctk_error **err)
 {
         _cleanup_close_ int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
         if (fd < 0)
-                return ctk_error_errno(err, errno, "writing pid file %s", path);
+                return ctk_error_errno(err, errno, "writing pid file %s", CTK_CUT(path));
         char buf[32];
         int n = snprintf(buf, sizeof(buf), "%ld\n", (long)getpid());
         if (write(fd, buf, (size_t)n) != n)
-                return ctk_error_errno(err, errno, "writing pid file %s", path);
+                return ctk_error_errno(err, errno, "writing pid file %s", CTK_CUT(path));
         return 0;
 }
 
@@ -31,9 +31,9 @@ static int mount_fs(struct fakefs_fs *data, const char *mountpoint, struct fuse 
 {
         struct stat st;
         if (stat(mountpoint, &st) < 0)
-                return ctk_error_errno(err, errno, "mount point %s", mountpoint);
+                return ctk_error_errno(err, errno, "mount point %s", CTK_CUT(mountpoint));
         if (!S_ISDIR(st.st_mode))
-                return ctk_error_set(err, ENOTDIR, "mount point %s is not a directory", mountpoint);
+                return ctk_error_set(err, ENOTDIR, "mount point %s is not a directory", CTK_CUT(mountpoint));
         struct fuse_args args = FUSE_ARGS_INIT(0, NULL);
         if (fuse_opt_add_arg(&args, "amd-ctk-fakefs") < 0 || fuse_opt_add_arg(&args, "-o") < 0 ||
             fuse_opt_add_arg(&args, "allow_other,default_permissions,fsname=amd-ctk-fakefs,subtype=amd-ctk-fakefs") <
@@ -50,7 +50,7 @@ static int mount_fs(struct fakefs_fs *data, const char *mountpoint, struct fuse 
                 return ctk_error_set(err, EIO,
                                      "cannot mount on %s (is /dev/fuse usable, and are we root or is user_allow_other "
                                      "set in /etc/fuse.conf?)",
-                                     mountpoint);
+                                     CTK_CUT(mountpoint));
         }
         *out = f;
         return 0;

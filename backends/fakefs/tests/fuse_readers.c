@@ -4,12 +4,16 @@
  *
  * Records the discovery answer of the mounted host in SPX and in CPX mode
  * (switching GPU_SYSFS_DIR/current_compute_partition), then starts one
- * process that switches the GPU back and forth every 0.3 s and READERS
- * processes that each run DISCOVERIES full discoveries (a fresh backend
- * every time) through the sysfs backend.  Every discovery must return one of
- * the two recorded answers.  Prints a summary; exits 0 only if no discovery
- * was inconsistent or failed, the GPU was switched more than 10 times and
- * the readers saw both answers (so they really raced the switches). */
+ * process that switches the GPU back and forth and READERS processes that
+ * each run DISCOVERIES full discoveries (a fresh backend every time)
+ * through the sysfs backend.  The switches are paced by the discoveries,
+ * not by time: after each switch the switcher hands out 2 x READERS
+ * discoveries and switches again once READERS of them have finished, so
+ * that the other ones race the switch (and those that finished saw the
+ * mode switched to, whole).  Every discovery must return one of the two
+ * recorded answers.  Prints a summary; exits 0 only if no discovery was
+ * inconsistent or failed, the GPU was switched more than 10 times and the
+ * readers saw both answers. */
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -19,7 +23,6 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "backends/open.h"
@@ -72,11 +75,24 @@ static int write_mode(const char *ctl, const char *mode)
         return write(fd, mode, n) == (ssize_t)n ? 0 : -1;
 }
 
-static void sleep_ms(long ms)
+/* The switcher: switches, hands out 2 x readers discoveries on go, waits
+ * for readers of them to be done; until the readers are all gone. */
+static void switcher(const char *ctl, long readers, int go, int done, long *switches)
 {
-        struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
-        while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
-                ;
+        char tokens[64];
+        memset(tokens, 'g', sizeof(tokens));
+        signal(SIGPIPE, SIG_IGN); /* go closed: the readers are gone */
+        for (long i = 0;; i++) {
+                if (write_mode(ctl, i % 2 == 0 ? "CPX" : "SPX") == 0)
+                        __atomic_add_fetch(switches, 1, __ATOMIC_SEQ_CST);
+                for (long n = 2 * readers, k; n > 0; n -= k)
+                        if ((k = write(go, tokens, (size_t)(n < 64 ? n : 64))) <= 0)
+                                _exit(errno == EPIPE ? 0 : 1);
+                char c;
+                for (long n = 0; n < readers; n++)
+                        if (read(done, &c, 1) != 1)
+                                _exit(0); /* every reader has exited */
+        }
 }
 
 int main(int argc, char **argv)
@@ -111,16 +127,19 @@ int main(int argc, char **argv)
                 return 1;
         memset(shared, 0, NCOUNTERS * sizeof(long));
 
-        pid_t switcher = fork();
-        if (switcher < 0)
+        int go[2], done[2];
+        if (pipe2(go, O_CLOEXEC) < 0 || pipe2(done, O_CLOEXEC) < 0)
                 return 1;
-        if (switcher == 0) {
-                for (long i = 0;; i++) {
-                        if (write_mode(ctl, i % 2 == 0 ? "CPX" : "SPX") == 0)
-                                __atomic_add_fetch(&shared[2], 1, __ATOMIC_SEQ_CST);
-                        sleep_ms(300);
-                }
+        pid_t sw = fork();
+        if (sw < 0)
+                return 1;
+        if (sw == 0) {
+                close(go[0]);
+                close(done[1]);
+                switcher(ctl, readers, go[1], done[0], &shared[2]);
         }
+        close(go[1]);
+        close(done[0]);
 
         for (long r = 0; r < readers; r++) {
                 pid_t pid = fork();
@@ -130,6 +149,9 @@ int main(int argc, char **argv)
                         continue;
                 long bad = 0, failed = 0, seen_spx = 0, seen_cpx = 0;
                 for (long n = 0; n < count; n++) {
+                        char c;
+                        if (read(go[0], &c, 1) != 1)
+                                _exit(1);
                         struct ctk_error *e = NULL;
                         char *got = discover_text(root, &e);
                         if (got == NULL) {
@@ -144,6 +166,8 @@ int main(int argc, char **argv)
                         }
                         free(got);
                         ctk_error_free(e);
+                        if (write(done[1], "d", 1) != 1)
+                                _exit(1);
                 }
                 __atomic_add_fetch(&shared[0], bad, __ATOMIC_SEQ_CST);
                 __atomic_add_fetch(&shared[1], failed, __ATOMIC_SEQ_CST);
@@ -158,8 +182,10 @@ int main(int argc, char **argv)
                 if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
                         reader_crashed++;
         }
-        kill(switcher, SIGKILL);
-        waitpid(switcher, NULL, 0);
+        close(go[0]);
+        close(done[1]); /* the switcher sees the readers gone */
+        if (waitpid(sw, &status, 0) != sw || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
+                reader_crashed++;
         write_mode(ctl, "SPX");
 
         printf("%ld readers x %ld discoveries: %ld inconsistent, %ld failed, %d crashed; %ld repartitions; "

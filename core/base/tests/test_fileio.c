@@ -122,10 +122,6 @@ static void test_read_refuses_special_files(void **state)
         (void)snprintf(want, sizeof(want), "%s is a FIFO, not a regular file: not read", fifo);
         assert_string_equal(msg, want);
         free(msg);
-        struct ctk_file_view v;
-        _cleanup_error_ struct ctk_error *err = NULL;
-        assert_int_equal(ctk_file_view_open(fifo, CTK_FILE_MAX, 0, &v, &err), -1);
-        assert_int_equal(err->code, EINVAL);
         unlink(fifo);
         /* /dev/zero: endless */
         assert_int_equal(read_code("/dev/zero", CTK_FILE_MAX, 0, &msg), EINVAL);
@@ -175,10 +171,6 @@ static void test_read_limit(void **state)
         (void)snprintf(want, sizeof(want), "%s is larger than 16 MiB: not read", p);
         assert_string_equal(msg, want);
         free(msg);
-        struct ctk_file_view v;
-        _cleanup_error_ struct ctk_error *err = NULL;
-        assert_int_equal(ctk_file_view_open(p, CTK_FILE_MAX, 0, &v, &err), -1);
-        assert_int_equal(err->code, EFBIG);
         assert_int_equal(truncate(p, (off_t)CTK_FILE_MAX), 0);
         assert_int_equal(read_code(p, CTK_FILE_MAX, 0, NULL), 0);
         unlink(p);

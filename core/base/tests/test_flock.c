@@ -1,12 +1,15 @@
 /* Unit tests of core/base/flock.c: a lock no other user can hold, a bounded
  * wait that names the holder, and locks that exist only while held. */
 #include <setjmp.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <dirent.h>
 #include <errno.h>
+#include <sched.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -108,6 +111,24 @@ static void test_refuses_what_others_can_hold(void **state)
         assert_int_equal(err->code, ELOOP);
 }
 
+/* Whether process pid has the file st (dev, ino) open: polled until it has. */
+static bool has_open(pid_t pid, const struct stat *st)
+{
+        char fds[64];
+        (void)snprintf(fds, sizeof(fds), "/proc/%d/fd", (int)pid);
+        DIR *d = opendir(fds);
+        bool found = false;
+        struct dirent *e;
+        while (d != NULL && !found && (e = readdir(d)) != NULL) {
+                struct stat s;
+                found = e->d_name[0] != '.' && fstatat(dirfd(d), e->d_name, &s, 0) == 0 && s.st_dev == st->st_dev &&
+                        s.st_ino == st->st_ino;
+        }
+        if (d != NULL)
+                closedir(d);
+        return found;
+}
+
 /* A lock that exists only while held: a waiter that opened it before it
  * was removed takes the one at its path afterwards, never a removed one. */
 static void test_transient(void **state)
@@ -124,7 +145,12 @@ static void test_transient(void **state)
                 struct stat a, b;
                 _exit(w >= 0 && fstat(w, &a) == 0 && stat(p, &b) == 0 && a.st_ino == b.st_ino ? 0 : 1);
         }
-        usleep(100000); /* the child opened the lock and waits (if not yet, it finds it gone) */
+        struct stat held;
+        assert_int_equal(fstat(fd, &held), 0);
+        while (!has_open(child, &held)) { /* until the child has opened the lock and waits */
+                assert_int_equal(waitpid(child, NULL, WNOHANG), 0);
+                sched_yield();
+        }
         ctk_flock_release_remove(fd, p);
         int status;
         assert_int_equal(waitpid(child, &status, 0), child);

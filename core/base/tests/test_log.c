@@ -14,6 +14,7 @@
 
 #include "core/base/cleanup.h"
 #include "core/base/fileio.h"
+#include "core/base/format.h"
 #include "core/base/log.h"
 
 static void test_level_parse(void **state)
@@ -149,7 +150,7 @@ static void test_values_cut(void **state)
         memset(msg, 'm', sizeof(msg) - 1);
         msg[sizeof(msg) - 1] = '\0';
         ctk_log_open("ident", path, CTK_LOG_INFO);
-        ctk_log(CTK_LOG_ERROR, "AMD_VISIBLE_DEVICES=%s: bad", big);
+        ctk_log(CTK_LOG_ERROR, "AMD_VISIBLE_DEVICES=%s: bad", CTK_CUT(big));
         ctk_log_msg(CTK_LOG_ERROR, msg, "container %s", "c1");
         ctk_log_msg(CTK_LOG_ERROR, msg, NULL);
         ctk_log_close();

@@ -1,4 +1,4 @@
-/* jansson conveniences: the type names messages use, blank text. */
+/* jansson conveniences: the type names messages use, strings of any bytes, blank text. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -25,6 +25,31 @@ static void test_json_type_names(void **state)
         json_decref(n);
 }
 
+/* Bytes that are not UTF-8 (overlong, surrogates, above U+10FFFF, cut
+ * short) become one U+FFFD each; the rest stays, controls included. */
+static void test_string_lossy(void **state)
+{
+        (void)state;
+        static const struct {
+                const char *in, *want;
+        } cases[] = {
+            {"plain \x01\n\x7f\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80",
+             "plain \x01\n\x7f\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80"},
+            {"\xff\xc3\x28\xed\xa0\x80\xf4\x90\x80\x80\xe2\x82",
+             "\xef\xbf\xbd\xef\xbf\xbd("
+             "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd"
+             "\xef\xbf\xbd\xef\xbf\xbd"},
+            {"\xc0\xaf", "\xef\xbf\xbd\xef\xbf\xbd"},
+            {"", ""},
+        };
+        for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+                json_t *v = ctk_json_string_lossy(cases[i].in);
+                assert_non_null(v);
+                assert_string_equal(json_string_value(v), cases[i].want);
+                json_decref(v);
+        }
+}
+
 static void test_blank_text(void **state)
 {
         (void)state;
@@ -38,6 +63,7 @@ int main(void)
 {
         const struct CMUnitTest tests[] = {
             cmocka_unit_test(test_json_type_names),
+            cmocka_unit_test(test_string_lossy),
             cmocka_unit_test(test_blank_text),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);

@@ -106,20 +106,81 @@ static void test_40_simultaneous_exclusive_creates(void **state)
                         for (size_t k = 0; k < o->ngpus; k++) /* every granted container recorded */
                                 assert_true(c != NULL && ctk_tracker_container_holds(c, o->gpus[k]));
                 } else {
-                        /* every refused one leaves no trace, and was refused for a real conflict */
+                        /* every refused one leaves no trace, and was refused for a real conflict: a
+                         * GPU it asked for is held (nothing is released here) */
                         assert_null(c);
                         assert_int_equal(o->code, EBUSY);
                         assert_non_null(strstr(o->msg, "is exclusive and in use by container c"));
+                        size_t held = 0;
+                        for (size_t k = 0; k < o->ngpus; k++)
+                                held += ctk_tracker_state_count_holders(&st, o->gpus[k]);
+                        assert_true(held > 0);
                 }
         }
-        assert_true(granted >= 2 && granted <= 4);
+        assert_true(granted >= 2 && granted <= 4); /* GPUs 0-3 go to distinct containers, each wants 1 or 2 */
         assert_int_equal(st.ncontainers, (size_t)granted);
         munmap(out, NCREATE * sizeof(*out));
 }
 
+/* What the workers of the interleaved test saw (shared memory). */
+struct tally {
+        int shared_granted; /* requests of shared GPUs only: all granted */
+        int shared_refused;
+        int exclusive_granted; /* requests with an exclusive GPU granted */
+        int exclusive_refused; /* ... refused for a holder of one of them */
+        int wrong;             /* anything the rules do not allow (a message in why) */
+        char why[256];
+};
+
+static void tally_wrong(struct tally *t, const char *what, const char *id, const char *msg)
+{
+        if (__atomic_fetch_add(&t->wrong, 1, __ATOMIC_SEQ_CST) == 0)
+                snprintf(t->why, sizeof(t->why), "%s: %s: %s", id, what, msg);
+}
+
+/* One worker's creates and deletes: GPUs 0 and 1 are shared, 2 and 3
+ * exclusive.  A request of shared GPUs only is always granted; one with an
+ * exclusive GPU is granted, or refused naming the container that holds one
+ * of its exclusive GPUs; a granted container is tracked until it is
+ * released (nobody else releases it). */
+static void worker(struct fx *f, int w, struct tally *t)
+{
+        srand((unsigned)w * 7919u + 1);
+        for (int c = 0; c < NCYCLES; c++) {
+                char id[80];
+                id_of(id, sizeof(id), "w", w * 1000 + c);
+                size_t idx[3] = {(size_t)rand() % 4, (size_t)rand() % 4, (size_t)rand() % 2};
+                bool exclusive = idx[0] >= 2 || idx[1] >= 2;
+                struct ctk_tracker_request req = {.container_id = id, .idx = idx, .n = 3};
+                struct ctk_error *err = NULL;
+                bool tracked = false;
+                int rc = ctk_tracker_allocate(f->t, &f->gpus, &req, &tracked, &err);
+                if (rc == 0 && tracked) {
+                        __atomic_add_fetch(exclusive ? &t->exclusive_granted : &t->shared_granted, 1, __ATOMIC_SEQ_CST);
+                        if (!ctk_tracker_is_tracked(f->t, id))
+                                tally_wrong(t, "granted but not tracked", id, "");
+                } else if (!exclusive) {
+                        __atomic_add_fetch(&t->shared_refused, 1, __ATOMIC_SEQ_CST);
+                        tally_wrong(t, "shared GPUs refused", id, err != NULL ? err->msg : "not tracked");
+                } else if (rc < 0 && err->code == EBUSY &&
+                           (strstr(err->msg, "GPU 2 is exclusive and in use by container w") != NULL ||
+                            strstr(err->msg, "GPU 3 is exclusive and in use by container w") != NULL)) {
+                        __atomic_add_fetch(&t->exclusive_refused, 1, __ATOMIC_SEQ_CST);
+                } else {
+                        tally_wrong(t, "refused without a holder", id, err != NULL ? err->msg : "not tracked");
+                }
+                ctk_error_free(err);
+                err = NULL;
+                if (ctk_tracker_release(f->t, id, NULL, &err) < 0) {
+                        tally_wrong(t, "release failed", id, err->msg);
+                        ctk_error_free(err);
+                }
+        }
+}
+
 /* 200 creates and deletes interleaved across 10 processes, on a mix of
  * shared and exclusive GPUs, with a reader checking every state it sees:
- * the state ends empty. */
+ * every allocation is decided as the rules say, and the state ends empty. */
 static void test_200_interleaved_creates_and_deletes(void **state)
 {
         struct fx *f = *state;
@@ -128,7 +189,9 @@ static void test_200_interleaved_creates_and_deletes(void **state)
                          0);
         ctk_tracker_access_result_clear(&r);
         int *stop = fx_shared(sizeof(int) * 2);
+        struct tally *t = fx_shared(sizeof(*t));
         assert_non_null(stop);
+        assert_non_null(t);
         pid_t reader = fork();
         if (reader == 0) {
                 int checks = 0;
@@ -143,32 +206,22 @@ static void test_200_interleaved_creates_and_deletes(void **state)
         pid_t pids[NWORKERS];
         for (int w = 0; w < NWORKERS; w++) {
                 pids[w] = fork();
-                if (pids[w] != 0)
-                        continue;
-                srand((unsigned)w * 7919u + 1);
-                for (int c = 0; c < NCYCLES; c++) {
-                        char id[80];
-                        id_of(id, sizeof(id), "w", w * 1000 + c);
-                        size_t idx[3] = {(size_t)rand() % 4, (size_t)rand() % 4, (size_t)rand() % 2};
-                        struct ctk_tracker_request req = {.container_id = id, .idx = idx, .n = 3};
-                        struct ctk_error *err = NULL;
-                        bool tracked;
-                        int rc = ctk_tracker_allocate(f->t, &f->gpus, &req, &tracked, &err);
-                        if (rc < 0 && err->code != EBUSY)
-                                _exit(2);
-                        ctk_error_free(err);
-                        err = NULL;
-                        fx_sleep_us(rand() % 500);
-                        if (ctk_tracker_release(f->t, id, NULL, &err) < 0)
-                                _exit(3);
+                if (pids[w] == 0) {
+                        worker(f, w, t);
+                        _exit(0);
                 }
-                _exit(0);
         }
         for (int w = 0; w < NWORKERS; w++)
                 assert_true(fx_wait_ok(pids[w]));
         __atomic_store_n(&stop[0], 1, __ATOMIC_SEQ_CST);
         assert_true(fx_wait_ok(reader));
         assert_true(stop[1] > 0);
+        if (t->wrong > 0)
+                fail_msg("%d allocations against the rules, e.g. %s", t->wrong, t->why);
+        assert_int_equal(t->shared_refused, 0);
+        assert_true(t->shared_granted > 0); /* (the fixed seeds draw about 50) */
+        assert_true(t->exclusive_granted > 0);
+        assert_int_equal(t->shared_granted + t->exclusive_granted + t->exclusive_refused, NWORKERS * NCYCLES);
 
         _cleanup_tracker_state_ struct ctk_tracker_state st = {0};
         assert_int_equal(ctk_tracker_status(f->t, &f->gpus, &st, NULL), 0);
@@ -176,6 +229,7 @@ static void test_200_interleaved_creates_and_deletes(void **state)
                 assert_int_equal(ctk_tracker_state_count_holders(&st, g), 0);
         assert_int_equal(st.ncontainers, 0);
         munmap(stop, sizeof(int) * 2);
+        munmap(t, sizeof(*t));
 }
 
 int main(void)

@@ -27,8 +27,9 @@ static int teardown(void **state)
 }
 
 /* One writer: allocates and releases containers, flips GPU 3 between
- * exclusive and shared; counts every committed update. */
-static void writer(struct fx *f, unsigned int seed, int *updates)
+ * exclusive and shared; counts every committed update, and says so on
+ * the pipe done. */
+static void writer(struct fx *f, unsigned int seed, int *updates, int done)
 {
         srand(seed);
         for (int k = 0;; k++) {
@@ -54,8 +55,11 @@ static void writer(struct fx *f, unsigned int seed, int *updates)
                         r = ctk_tracker_release(f->t, id, NULL, NULL);
                         break;
                 }
-                if (r == 0)
+                if (r == 0) {
                         __atomic_add_fetch(updates, 1, __ATOMIC_SEQ_CST);
+                        if (write(done, "u", 1) != 1)
+                                _exit(1);
+                }
         }
 }
 
@@ -67,17 +71,26 @@ static void test_sigkill_writers_never_tear_the_state(void **state)
         srand(12345);
         int kills = 0;
         while (__atomic_load_n(updates, __ATOMIC_SEQ_CST) < NUPDATES) {
-                /* Two writers racing each other, both killed at a random moment. */
+                /* Two writers racing each other, both killed wherever they
+                 * are once they have committed a random number of updates
+                 * (1 to 8) between them. */
+                int done[2];
+                assert_int_equal(pipe(done), 0);
                 pid_t w[2];
                 for (int i = 0; i < 2; i++) {
                         w[i] = fork();
                         assert_true(w[i] >= 0);
                         if (w[i] == 0) {
-                                writer(f, (unsigned)(kills * 2 + i + 1), updates);
+                                close(done[0]);
+                                writer(f, (unsigned)(kills * 2 + i + 1), updates, done[1]);
                                 _exit(0);
                         }
                 }
-                fx_sleep_us(500 + rand() % 15000);
+                close(done[1]);
+                char buf[8];
+                for (int n = 1 + rand() % 8, got; n > 0; n -= got)
+                        assert_true((got = (int)read(done[0], buf, (size_t)n)) > 0);
+                close(done[0]);
                 for (int i = 0; i < 2; i++) {
                         kill(w[i], SIGKILL);
                         waitpid(w[i], NULL, 0);

@@ -20,6 +20,19 @@ static void parse_ok(const char *text, struct ctk_tracker_state *st)
                 fail_msg("parse failed: %s", err->msg);
 }
 
+/* The text of tests/fixtures/NAME (malloc'ed). */
+static char *fixture(const char *name, size_t *len)
+{
+        const char *slash = strrchr(__FILE__, '/');
+        int dirlen = slash != NULL ? (int)(slash - __FILE__ + 1) : 0;
+        _cleanup_free_ char *path = NULL;
+        assert_true(asprintf(&path, "%.*sfixtures/%s", dirlen, __FILE__, name) >= 0);
+        char *text = NULL;
+        if (ctk_file_read_all(path, &text, len, NULL) < 0)
+                fail_msg("cannot read %s", path);
+        return text;
+}
+
 static void test_init_records_host_gpus(void **state)
 {
         (void)state;
@@ -98,6 +111,61 @@ static void test_round_trip(void **state)
         assert_string_equal(text, copied);
 }
 
+/* Files the toolkit wrote before the state went through jansson (its own
+ * writer: control bytes as \u00xx, U+FFFD for bytes that are not UTF-8)
+ * are read; what they hold is written back byte for byte. */
+static void test_reads_files_of_the_earlier_writer(void **state)
+{
+        (void)state;
+        size_t len;
+        _cleanup_free_ char *text = fixture("state-v1.json", &len);
+        _cleanup_tracker_state_ struct ctk_tracker_state st = {0};
+        parse_ok(text, &st);
+        assert_true(st.enabled);
+        assert_string_equal(st.boot_id, "6e1f-boot");
+        assert_int_equal(st.ngpus, 5);
+        assert_false(st.gpus[0].has_uuid);
+        assert_int_equal(st.gpus[2].uuid, fx_seed_uuids[2]);
+        assert_string_equal(st.gpus[1].partition, "cpx_nps4");
+        assert_int_equal(st.gpus[1].access, CTK_TRACKER_EXCLUSIVE);
+        assert_string_equal(st.gpus[4].drm.v[1], "/dev/dri/renderD132");
+        assert_int_equal(st.ncontainers, 4);
+        assert_string_equal(st.containers[2].id, "c3");
+        assert_int_equal(st.containers[2].ngpus, 3);
+        assert_string_equal(st.containers[2].runtime_root, "/run/runc");
+        assert_string_equal(st.containers[3].runtime_root, "/run/docker/runtime-runc/moby");
+        assert_int_equal(st.containers[3].pid, 2147483647);
+        assert_int_equal(st.containers[3].pid_start, 9223372036854775807ULL);
+        assert_null(st.containers[1].runtime_root);
+        _cleanup_free_ char *again = ctk_tracker_state_format(&st);
+        assert_string_equal(again, text);
+
+        _cleanup_free_ char *escaped = fixture("state-v1-escapes.json", &len);
+        _cleanup_tracker_state_ struct ctk_tracker_state e = {0};
+        parse_ok(escaped, &e);
+        assert_string_equal(e.gpus[2].drm.v[2], "/dev/dri/we\"ird\\\n\x01\xc3\xa9");
+        assert_string_equal(e.gpus[3].drm.v[2], "/dev/bad\xef\xbf\xbd\xef\xbf\xbd");
+}
+
+/* Every prefix of a state (a half-written file) is an error. */
+static void test_truncated(void **state)
+{
+        (void)state;
+        size_t n;
+        _cleanup_free_ char *text = fixture("state-v1.json", &n);
+        for (size_t len = 0; len + 1 < n; len++) {
+                char *cut = malloc(len ? len : 1); /* exactly len bytes: ASan sees any overread */
+                memcpy(cut, text, len);
+                struct ctk_tracker_state st;
+                struct ctk_error *err = NULL;
+                assert_int_equal(ctk_tracker_state_parse(cut, len, &st, &err), -1);
+                assert_non_null(err);
+                assert_int_equal(st.ngpus + st.ncontainers, 0);
+                ctk_error_free(err);
+                free(cut);
+        }
+}
+
 /* Hand edits: unknown keys are ignored, GPU lists are normalized. */
 static void test_lenient_where_harmless(void **state)
 {
@@ -143,6 +211,8 @@ static void test_corrupt_inputs(void **state)
             {HEAD ",\"containers\":{}}", "\"containers\" must be an array"},
             {HEAD ",\"containers\":[[\"a\",[0],null,0]]}", "container 0 must be [id, [GPU indices]"},
             {HEAD ",\"containers\":[[\"a\",[0],null,-1,0]]}", "container 0 must be [id"},
+            {HEAD ",\"containers\":[[\"a\",[0],null,2147483648,0]]}", "container 0 must be [id"},
+            {HEAD ",\"containers\":[[\"a\",[0],null,01,0]]}", "line 1"},
             {HEAD ",\"containers\":[[\"a/b\",[0],null,0,0]]}", "container 0: invalid id \"a/b\""},
             {HEAD ",\"containers\":[[\"a\",[1],null,0,0]]}", "container a: GPU indices must be below 1"},
             {HEAD ",\"containers\":[[\"a\",[0],0,0,0]]}", "container a: no runtime root 0"},
@@ -212,8 +282,12 @@ static void test_topology_identity(void **state)
 int main(void)
 {
         const struct CMUnitTest tests[] = {
-            cmocka_unit_test(test_init_records_host_gpus), cmocka_unit_test(test_round_trip),
-            cmocka_unit_test(test_lenient_where_harmless), cmocka_unit_test(test_corrupt_inputs),
+            cmocka_unit_test(test_init_records_host_gpus),
+            cmocka_unit_test(test_round_trip),
+            cmocka_unit_test(test_reads_files_of_the_earlier_writer),
+            cmocka_unit_test(test_truncated),
+            cmocka_unit_test(test_lenient_where_harmless),
+            cmocka_unit_test(test_corrupt_inputs),
             cmocka_unit_test(test_topology_identity),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);

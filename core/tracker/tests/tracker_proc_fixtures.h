@@ -6,7 +6,6 @@
 #include <stdbool.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "core/tracker/tracker.h"
@@ -57,12 +56,6 @@ static inline bool fx_wait_ok(pid_t pid)
         if (waitpid(pid, &status, 0) != pid)
                 return false;
         return WIFEXITED(status) && WEXITSTATUS(status) == 0;
-}
-
-static inline void fx_sleep_us(long us)
-{
-        struct timespec ts = {us / 1000000, (us % 1000000) * 1000};
-        nanosleep(&ts, NULL);
 }
 
 /* Checks what must hold in every state ever written: it parses, and no

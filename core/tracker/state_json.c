@@ -1,4 +1,4 @@
-/* Reading the GPU tracker state file (form in tracker_state.h). */
+/* The GPU tracker state file (form in state.h) <-> the model, through jansson. */
 #include <errno.h>
 #include <jansson.h>
 #include <stdio.h>
@@ -17,7 +17,7 @@ static int get_string(json_t *obj, const char *key, const char **out, const char
         if (v == NULL || json_is_null(v))
                 return 0;
         if (!json_is_string(v))
-                return ctk_error_set(err, EINVAL, "%s: \"%s\" must be a string", where, key);
+                return ctk_error_set(err, EINVAL, "%s: \"%s\" must be a string", where, CTK_CUT(key));
         *out = json_string_value(v);
         return 0;
 }
@@ -42,7 +42,7 @@ static int parse_gpu(json_t *v, size_t i, struct ctk_tracker_gpu *g, struct ctk_
                 return -1;
         if (uuid != NULL) {
                 if (ctk_uuid_parse(uuid, &g->uuid) < 0)
-                        return ctk_error_set(err, EINVAL, "%s: invalid uuid \"%s\"", where, uuid);
+                        return ctk_error_set(err, EINVAL, "%s: invalid uuid \"%s\"", where, CTK_CUT(uuid));
                 g->has_uuid = true;
         }
         if ((g->pci = strdup(pci != NULL ? pci : "")) == NULL ||
@@ -93,7 +93,7 @@ static int parse_container(json_t *v, size_t i, const struct ctk_tracker_state *
                                      i);
         const char *id = json_string_value(json_array_get(v, 0));
         if (!ctk_tracker_valid_container_id(id))
-                return ctk_error_set(err, EINVAL, "container %zu: invalid id \"%s\"", i, id);
+                return ctk_error_set(err, EINVAL, "container %zu: invalid id \"%s\"", i, CTK_CUT(id));
         if ((c->id = strdup(id)) == NULL)
                 return ctk_error_set(err, ENOMEM, "out of memory");
         c->pid = (pid_t)pid;
@@ -101,8 +101,8 @@ static int parse_container(json_t *v, size_t i, const struct ctk_tracker_state *
         if (json_is_integer(root)) {
                 json_t *r = json_array_get(roots, (size_t)json_integer_value(root));
                 if (json_integer_value(root) < 0 || !json_is_string(r))
-                        return ctk_error_set(err, EINVAL, "container %s: no runtime root %" JSON_INTEGER_FORMAT, id,
-                                             json_integer_value(root));
+                        return ctk_error_set(err, EINVAL, "container %s: no runtime root %" JSON_INTEGER_FORMAT,
+                                             CTK_CUT(id), json_integer_value(root));
                 if ((c->runtime_root = strdup(json_string_value(r))) == NULL)
                         return ctk_error_set(err, ENOMEM, "out of memory");
         }
@@ -112,7 +112,8 @@ static int parse_container(json_t *v, size_t i, const struct ctk_tracker_state *
         for (size_t k = 0; k < n; k++) {
                 unsigned long long g;
                 if (get_uint(json_array_get(gpus, k), SIZE_MAX, &g) < 0 || g >= s->ngpus)
-                        return ctk_error_set(err, EINVAL, "container %s: GPU indices must be below %zu", id, s->ngpus);
+                        return ctk_error_set(err, EINVAL, "container %s: GPU indices must be below %zu", CTK_CUT(id),
+                                             s->ngpus);
                 c->gpus[k] = (size_t)g;
         }
         if (n > 1) /* c->gpus is NULL when n == 0 */
@@ -145,7 +146,7 @@ static int check_unique_ids(const struct ctk_tracker_state *s, struct ctk_error 
                 qsort(v, s->ncontainers, sizeof(*v), cmp_id);
         for (size_t i = 1; i < s->ncontainers; i++)
                 if (strcmp(v[i - 1]->id, v[i]->id) == 0)
-                        return ctk_error_set(err, EINVAL, "container %s is listed twice", v[i]->id);
+                        return ctk_error_set(err, EINVAL, "container %s is listed twice", CTK_CUT(v[i]->id));
         return 0;
 }
 
@@ -198,14 +199,6 @@ static int parse_root(json_t *root, struct ctk_tracker_state *s, struct ctk_erro
 
 int ctk_tracker_state_parse(const char *text, size_t len, struct ctk_tracker_state *out, struct ctk_error **err)
 {
-        int r = ctk_tracker_state_parse_canonical(text, len, out, err);
-        if (r != 0)
-                return r < 0 ? -1 : 0;
-        return ctk_tracker_state_parse_strict(text, len, out, err);
-}
-
-int ctk_tracker_state_parse_strict(const char *text, size_t len, struct ctk_tracker_state *out, struct ctk_error **err)
-{
         memset(out, 0, sizeof(*out));
         json_error_t jerr;
         _cleanup_json_ json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
@@ -216,4 +209,88 @@ int ctk_tracker_state_parse_strict(const char *text, size_t len, struct ctk_trac
                 return -1;
         }
         return 0;
+}
+
+/* Appends v to the array a (NULL v: out of memory); false on failure. */
+static bool push(json_t *a, json_t *v)
+{
+        return v != NULL && json_array_append_new(a, v) == 0;
+}
+
+static bool put(json_t *o, const char *key, json_t *v)
+{
+        return v != NULL && json_object_set_new_nocheck(o, key, v) == 0;
+}
+
+static json_t *gpu_json(const struct ctk_tracker_gpu *g)
+{
+        char uuid[CTK_UUID_STRLEN];
+        if (g->has_uuid)
+                ctk_uuid_format(g->uuid, uuid);
+        _cleanup_json_ json_t *o = json_object(), *drm = json_array();
+        if (o == NULL || drm == NULL)
+                return NULL;
+        for (size_t k = 0; k < g->drm.n; k++)
+                if (!push(drm, ctk_json_string_lossy(g->drm.v[k])))
+                        return NULL;
+        if (!put(o, "uuid", g->has_uuid ? json_string(uuid) : json_null()) ||
+            !put(o, "pci", ctk_json_string_lossy(g->pci != NULL ? g->pci : "")) ||
+            !put(o, "partition", ctk_json_string_lossy(g->partition != NULL ? g->partition : "")) ||
+            !put(o, "drm", json_incref(drm)) ||
+            !put(o, "accessibility", json_string(g->access == CTK_TRACKER_EXCLUSIVE ? "exclusive" : "shared")))
+                return NULL;
+        return json_incref(o);
+}
+
+/* [id, [gpu...], root index | null, pid, pid start] */
+static json_t *container_json(const struct ctk_tracker_container *c, json_t *roots)
+{
+        _cleanup_json_ json_t *gpus = json_array(), *root = NULL;
+        if (gpus == NULL)
+                return NULL;
+        for (size_t k = 0; k < c->ngpus; k++)
+                if (!push(gpus, json_integer((json_int_t)c->gpus[k])))
+                        return NULL;
+        if (c->runtime_root == NULL) {
+                root = json_null();
+        } else {
+                size_t i, n = json_array_size(roots);
+                for (i = 0; i < n; i++)
+                        if (strcmp(json_string_value(json_array_get(roots, i)), c->runtime_root) == 0)
+                                break;
+                if (i == n && !push(roots, ctk_json_string_lossy(c->runtime_root)))
+                        return NULL;
+                root = json_integer((json_int_t)i);
+        }
+        return json_pack("[o,O,O,i,I]", ctk_json_string_lossy(c->id), gpus, root, (int)c->pid,
+                         (json_int_t)c->pid_start);
+}
+
+char *ctk_tracker_state_format(const struct ctk_tracker_state *s)
+{
+        _cleanup_json_ json_t *gpus = json_array(), *roots = json_array(), *cs = json_array();
+        if (gpus == NULL || roots == NULL || cs == NULL)
+                return NULL;
+        for (size_t i = 0; i < s->ngpus; i++)
+                if (!push(gpus, gpu_json(&s->gpus[i])))
+                        return NULL;
+        for (size_t i = 0; i < s->ncontainers; i++)
+                if (!push(cs, container_json(&s->containers[i], roots)))
+                        return NULL;
+        _cleanup_json_ json_t *root =
+            json_pack("{s:i,s:b,s:o,s:O,s:O,s:O}", "version", CTK_TRACKER_STATE_VERSION, "enabled", s->enabled,
+                      "bootId", s->boot_id != NULL ? ctk_json_string_lossy(s->boot_id) : json_null(), "gpus", gpus,
+                      "runtimeRoots", roots, "containers", cs);
+        if (root == NULL)
+                return NULL;
+        char *text = json_dumps(root, JSON_COMPACT);
+        size_t n = text != NULL ? strlen(text) : 0;
+        char *line = text != NULL ? realloc(text, n + 2) : NULL;
+        if (line == NULL) {
+                free(text);
+                return NULL;
+        }
+        line[n] = '\n';
+        line[n + 1] = '\0';
+        return line;
 }
