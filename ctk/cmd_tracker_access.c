@@ -36,10 +36,10 @@ static int parse_ids(const char *ids, const struct ctk_gpu_list *gpus, struct ct
         for (size_t i = 0; i < names.n; i++) {
                 const char *n = names.v[i];
                 if (strncmp(n, CTK_CDI_DEFAULT_KIND "=", strlen(CTK_CDI_DEFAULT_KIND) + 1) != 0)
-                        return ctk_error_set(
-                            err, EINVAL,
-                            "'%s' is not a device of " CTK_CDI_DEFAULT_KIND ": the GPU Tracker knows AMD GPUs only",
-                            CTK_CUT(n));
+                        return ctk_error_set(err, EINVAL,
+                                             "'%s' is not a device of " CTK_CDI_DEFAULT_KIND
+                                             ": the GPU Tracker knows AMD GPUs only",
+                                             CTK_CUT(n));
                 if (ctk_cdi_gpu_name_mark(gpus, n + strlen(CTK_CDI_DEFAULT_KIND) + 1, marks) < 0)
                         return ctk_error_set(err, ENOENT,
                                              "'%s' names no GPU of this host (its names are GPU indices, 0x<UUID> "

@@ -45,7 +45,8 @@ static int read_members(const struct ctk_config_table *t, const struct where *w,
         json_error_t jerr;
         _cleanup_json_ json_t *doc = json_loadb(w->text, w->len, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &jerr);
         if (doc == NULL)
-                return ctk_error_set(w->err, EINVAL, "%s:%d:%d: %s", CTK_CUT(w->name), jerr.line, jerr.column, jerr.text);
+                return ctk_error_set(w->err, EINVAL, "%s:%d:%d: %s", CTK_CUT(w->name), jerr.line, jerr.column,
+                                     jerr.text);
         _cleanup_error_ struct ctk_error *inner = NULL;
         if (!json_is_object(doc)) {
                 ctk_error_set(&inner, EINVAL, "the configuration must be a JSON object, not %s",
