@@ -123,8 +123,12 @@ NS
         ROOTLESS_PID=$!
         disown
         export ROOTLESS_PID
-        ctk_wait_for 20 _rootless_ready || {
-                echo "rootless: the user's view did not come up:" >&2
+        ctk_wait_for "$ENGINES_TIMEOUT" _rootless_ready || {
+                if kill -0 "$ROOTLESS_PID" 2>/dev/null; then
+                        echo "rootless: the user's view did not come up in $ENGINES_TIMEOUT s:" >&2
+                else
+                        echo "rootless: the user's view ended before it came up:" >&2
+                fi
                 cat "$e/rootless-ns.log" >&2
                 return 1
         }
