@@ -91,7 +91,7 @@ tracker() { "$CTK" --config "$CFG" gpu-tracker "$@"; }
         chmod 0777 "$STATE"
         run tracker enable
         [ "$status" -ne 0 ]
-        [ "$output" = "amd-ctk: GPU Tracker state directory $STATE is writable by every user: refused (chmod o-w $STATE, or set state-dir to a directory only root can write)" ]
+        [ "$output" = "amd-ctk: GPU Tracker state directory $STATE is not trusted: it is writable by every user (mode 0777): refused (chown root:root $STATE; chmod 0700 $STATE)" ]
         [ -z "$(ls -A "$STATE")" ]
         chmod 0755 "$STATE"
         tracker enable
@@ -212,7 +212,7 @@ dropin_name() { case $1 in containerd) echo 99-amd.toml ;; *) echo 99-amd.conf ;
                 dropin "$e" "$T/$e/conf.d/$name"
                 [ "$status" -ne 0 ]
                 [ "${#lines[@]}" -eq 1 ]
-                [ "$output" = "amd-ctk: the directory of $T/$e/conf.d/$name, $T/$e/conf.d, is a symbolic link: refused (use the directory it points to)" ]
+                [ "$output" = "amd-ctk: $T/$e/conf.d/$name is not trusted: its directory $T/$e/conf.d is a symbolic link: not written" ]
                 [ -z "$(ls -A "$T/target-$e")" ]
                 [ ! -e "$T/$e/config.toml" ]
                 # nor is a drop-in of ours removed through it
