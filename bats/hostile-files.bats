@@ -320,3 +320,29 @@ within() {
         [ "$status" -eq 1 ]
         [[ "$output" == *"amd-ctk: failed to validate CDI spec: $d/zero.json is a character device, not a regular file: not read" ]]
 }
+
+@test "a FIFO at log-file or at the engine's --log: never waited on; one line on stderr, and the create goes on" {
+        local d=$T/l
+        mkdir -p "$d"
+        mkfifo "$d/runtime.log" "$d/log.json"
+        printf '#!/bin/sh\nexit 0\n' >"$d/low-level"
+        chmod 755 "$d/low-level"
+        jq -n --arg p "$RT_PROFILES/seed-4xmi210.json" --arg log "$d/runtime.log" --arg rt "$d/low-level" \
+                --arg s "$STATE" '{"profile": $p, "log-file": $log, "runtime-path": $rt, "state-dir": $s}' >"$d/toolkit.json"
+        rt_bundle "$d/b" true
+        rt_spec_env "$d/b" AMD_VISIBLE_DEVICES=1
+        # our log: a container given GPUs (a line logged) starts as without it
+        within 20 "$RT_SHIM" --amd-config="$d/toolkit.json" create --bundle "$d/b" log1
+        [ "$status" -eq 0 ]
+        [ "$output" = "amd-container-runtime: warning: $d/runtime.log is a FIFO, not a regular file: not written (config key log-file); going on without the log" ]
+        [ "$(jq -c '[.linux.devices[].path]' "$d/b/config.json")" = '["/dev/dri/card3","/dev/dri/renderD131","/dev/kfd"]' ]
+        # the engine's --log, where an error goes: the error still said, on stderr
+        rt_bundle "$d/c" true
+        rt_spec_env "$d/c" AMD_VISIBLE_DEVICES=9
+        jq '."log-file" = "/dev/null"' "$d/toolkit.json" >"$d/quiet.json"
+        within 20 "$RT_SHIM" --amd-config="$d/quiet.json" --log "$d/log.json" --log-format json create --bundle "$d/c" log2
+        [ "$status" -eq 1 ]
+        [ "${lines[0]}" = "amd-container-runtime: AMD_VISIBLE_DEVICES: GPU 9 does not exist (this host has GPUs 0-3)" ]
+        [ "${lines[1]}" = "amd-container-runtime: warning: $d/log.json is a FIFO, not a regular file: not written (the low-level runtime's --log)" ]
+        [ "${#lines[@]}" -eq 2 ]
+}

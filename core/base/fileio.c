@@ -412,6 +412,36 @@ int ctk_file_write_atomic_mode(const char *path, const void *data, size_t len, m
         return ctk_file_write_atomic_flags(path, data, len, mode, CTK_WRITE_FORCE_MODE, err);
 }
 
+/* What the appender refuses at path (st: its lstat or fstat). */
+static int refuse_append(const char *path, const struct stat *st, struct ctk_error **err)
+{
+        if (S_ISLNK(st->st_mode))
+                return ctk_error_set(err, ELOOP, "%s is a symbolic link: not written", path);
+        return ctk_error_set(err, S_ISDIR(st->st_mode) ? EISDIR : EINVAL, "%s is %s, not a regular file: not written",
+                             path, file_type(st->st_mode));
+}
+
+int ctk_file_open_append(const char *path, mode_t mode, struct ctk_error **err)
+{
+        struct stat st;
+        if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode))
+                return refuse_append(path, &st, err);
+        int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW | O_NONBLOCK, mode);
+        if (fd < 0) {
+                int e = errno; /* (replaced since by what is not a file: said so) */
+                if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode))
+                        return refuse_append(path, &st, err);
+                return ctk_error_errno(err, e, "cannot open %s", path);
+        }
+        if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+                int e = errno;
+                close(fd);
+                return S_ISREG(st.st_mode) ? ctk_error_errno(err, e, "cannot open %s", path)
+                                           : refuse_append(path, &st, err);
+        }
+        return fd;
+}
+
 int ctk_stdout_close(struct ctk_error **err)
 {
         int e = fflush(stdout) != 0 ? errno : 0;

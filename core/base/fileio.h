@@ -91,6 +91,15 @@ int ctk_file_write_atomic_as(const char *path, const void *data, size_t len, mod
  * through: to check every file of a change before writing the first. */
 int ctk_file_write_check(const char *path, unsigned flags, struct ctk_error **err);
 
+/* Opens path to append to it (created with mode when missing): only a
+ * regular file, never waiting, never through a link at path (O_NONBLOCK,
+ * O_NOFOLLOW; what it is looked at first, and what was opened checked
+ * with fstat).  A FIFO, a device, a socket or a directory is EINVAL
+ * ("PATH is a FIFO, not a regular file: not written"), a link ELOOP; a
+ * device is not even opened.  For logs a path from a configuration or an
+ * engine names. */
+int ctk_file_open_append(const char *path, mode_t mode, struct ctk_error **err);
+
 /* Flushes and closes standard output.  A write that failed there (a full
  * disk, a closed pipe) is an error naming it, so that a command whose
  * output was cut does not exit 0. */
