@@ -77,7 +77,7 @@ int rt_policy_check_kinds(const struct ctk_config *cfg, const struct ctk_strv *n
                 const char *source = sources != NULL && i < sources->n ? sources->v[i] : NULL;
                 return ctk_error_set(err, EPERM,
                                      "%s%s'%s' is a CDI device of kind %.*s, which this runtime does not resolve "
-                                     "(config key cdi-kinds: %s); add the kind to cdi-kinds, or \"*\" for any kind",
+                                     "(config key cdi-kinds: %s); add the kind to cdi-kinds, or [\"*\"] for any kind",
                                      source != NULL ? source : "", source != NULL ? ": " : "", name, kind_len, name,
                                      kinds != NULL && kinds[0] != '\0' ? kinds : "none");
         }

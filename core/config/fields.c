@@ -215,7 +215,8 @@ static int set_list(const struct ctk_config_field *f, const struct ctk_config_va
                     size_t *at, struct ctk_error **err)
 {
         if (v->kind != CTK_CONFIG_V_ARRAY)
-                return ctk_error_set(err, EINVAL, "\"%s\" must be an array of strings, not %s", f->key, v->type);
+                return ctk_error_set(err, EINVAL, "\"%s\" must be an array of strings, not %s%s", f->key, v->type,
+                                     f->kind == CTK_CONFIG_F_CDI_KINDS ? " ([\"*\"] for any kind)" : "");
         if (f->kind == CTK_CONFIG_F_DIRS && v->n == 0)
                 return ctk_error_set(err, EINVAL, "\"%s\" must name at least one directory", f->key);
         _cleanup_strv_ struct ctk_strv list = {0};

@@ -111,7 +111,7 @@ static void test_kinds(void **state)
         assert_string_equal(err->msg,
                             "AMD_VISIBLE_DEVICES: 'nvidia.com/gpu=all' is a CDI device of kind nvidia.com/gpu, "
                             "which this runtime does not resolve (config key cdi-kinds: amd.com/gpu); add the "
-                            "kind to cdi-kinds, or \"*\" for any kind");
+                            "kind to cdi-kinds, or [\"*\"] for any kind");
         /* "*": any vendor, as before the key */
         assert_int_equal(ctk_strv_push(&c.cdi_kinds, "*"), 0);
         assert_int_equal(rt_policy_check_kinds(&c, &names, &sources, NULL), 0);
@@ -121,7 +121,7 @@ static void test_kinds(void **state)
         assert_int_equal(rt_policy_check_kinds(&c, &names, NULL, &err), -1);
         assert_string_equal(err->msg,
                             "'amd.com/gpu=0' is a CDI device of kind amd.com/gpu, which this runtime does not "
-                            "resolve (config key cdi-kinds: none); add the kind to cdi-kinds, or \"*\" for "
+                            "resolve (config key cdi-kinds: none); add the kind to cdi-kinds, or [\"*\"] for "
                             "any kind");
         /* a name that is not qualified is left to the resolution's message */
         struct ctk_strv bad _cleanup_strv_ = {0};
