@@ -164,7 +164,7 @@ dropin_name() { case $1 in containerd) echo 99-amd.toml ;; *) echo 99-amd.conf ;
                 dropin "$e" "$d/$name"
                 [ "$status" -ne 0 ]
                 [ "${#lines[@]}" -eq 1 ]
-                [[ "$output" == *"$d/$name exists and was not written by amd-ctk: not replaced"* ]]
+                [ "$output" = "amd-ctk: $d/$name exists and was not written by amd-ctk: not replaced (move it away, or give another --config-path)" ]
                 dropin "$e" "$d/$name" --remove
                 [ "$status" -ne 0 ]
                 victim_intact
@@ -265,6 +265,30 @@ dropin_name() { case $1 in containerd) echo 99-amd.toml ;; *) echo 99-amd.conf ;
         no_temporaries "$d/conf.d"
 }
 
+@test "runtime configure --runtime containerd|podman|crio: a link in any directory above the drop-in, or a directory others may write: refused" {
+        local e name
+        for e in containerd podman crio; do
+                name=$(dropin_name "$e")
+                export CONTAINERD_CFG=$T/$e/config.toml
+                mkdir -p "$T/$e" "$T/target-$e/conf.d"
+                # containerd's --config-path /etc/containerd/link/conf.d/99-amd.toml, link a symbolic link
+                ln -s "$T/target-$e" "$T/$e/link"
+                dropin "$e" "$T/$e/link/conf.d/$name"
+                [ "$status" -ne 0 ]
+                [ "${#lines[@]}" -eq 1 ]
+                [ "$output" = "amd-ctk: $T/$e/link/conf.d/$name is not trusted: its ancestor $T/$e/link is a symbolic link: not written" ]
+                [ -z "$(ls -A "$T/target-$e/conf.d")" ]
+                [ ! -e "$T/$e/config.toml" ]
+                # a real path whose directory above is every user's
+                mkdir -p "$T/open-$e/x"
+                chmod 0777 "$T/open-$e"
+                CONTAINERD_CFG=$T/open-$e/x/config.toml dropin "$e" "$T/open-$e/x/conf.d/$name"
+                [ "$status" -ne 0 ]
+                [ "$output" = "amd-ctk: $T/open-$e/x/conf.d/$name is not trusted: its ancestor $T/open-$e is writable by every user (mode 0777): not written" ]
+                [ -z "$(ls -A "$T/open-$e/x")" ]
+        done
+}
+
 # within SECONDS CMD...: runs CMD (run's $status and $output), failing if it takes longer (a wait)
 within() {
         local limit=$1
@@ -319,6 +343,32 @@ within() {
         within 20 "$CTK" cdi validate --no-host-check --path "$d/zero.json"
         [ "$status" -eq 1 ]
         [[ "$output" == *"amd-ctk: failed to validate CDI spec: $d/zero.json is a character device, not a regular file: not read" ]]
+}
+
+@test "a configuration file its group, another user, or a directory above may change: not read, one line" {
+        local d=$T/c
+        mkdir -p "$d/etc"
+        cp "$CFG" "$d/etc/config.json"
+        chmod 0664 "$d/etc/config.json"
+        rt_bundle "$d/b" true
+        rt_spec_env "$d/b" AMD_VISIBLE_DEVICES=0
+        run "$RT_SHIM" --amd-config="$d/etc/config.json" create --bundle "$d/b" cfg1
+        [ "$status" -eq 1 ]
+        [ "$output" = "amd-container-runtime: configuration file: $d/etc/config.json is not trusted: it is writable by its group (mode 0664)" ]
+        run "$CTK" --config "$d/etc/config.json" gpu list
+        [ "$status" -eq 1 ]
+        [ "$output" = "amd-ctk: configuration file: $d/etc/config.json is not trusted: it is writable by its group (mode 0664)" ]
+        chmod 0644 "$d/etc/config.json"
+        chown 65534 "$d/etc/config.json"
+        run "$CTK" --config "$d/etc/config.json" gpu list
+        [ "$output" = "amd-ctk: configuration file: $d/etc/config.json is not trusted: it is owned by uid 65534, not root" ]
+        chown 0 "$d/etc/config.json"
+        chmod 0777 "$d"
+        run "$CTK" --config "$d/etc/config.json" gpu list
+        [ "$output" = "amd-ctk: configuration file: $d/etc/config.json is not trusted: its ancestor $d is writable by every user (mode 0777)" ]
+        chmod 0755 "$d"
+        run "$CTK" --config "$d/etc/config.json" gpu list
+        [ "$status" -eq 0 ]
 }
 
 @test "a FIFO at log-file or at the engine's --log: never waited on; one line on stderr, and the create goes on" {
