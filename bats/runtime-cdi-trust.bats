@@ -105,10 +105,12 @@ OPEN_SKIPPED="is not trusted: it is writable by every user (mode 0777) (director
         hook_spec "$CDI/gw.json" example.com/gw x gw
         chmod 0664 "$CDI/gw.json"
         request example.com/gw=x
+        chmod 0755 "$OPEN"
         run shim run --bundle "$B" "$ID"
         [ "$status" -eq 1 ]
-        [ "$output" = "amd-container-runtime: AMD_VISIBLE_DEVICES: example.com/gw=x: no CDI spec in $CDI, $OPEN has kind example.com/gw; skipped: $CDI/gw.json is not trusted: it is writable by its group (mode 0664) (spec skipped); $OPEN $OPEN_SKIPPED" ]
+        [ "$output" = "amd-container-runtime: AMD_VISIBLE_DEVICES: example.com/gw=x: no CDI spec in $CDI, $OPEN has kind example.com/gw; skipped: $CDI/gw.json is not trusted: it is writable by its group (mode 0664) (spec skipped)" ]
         [ ! -e "$T/ran-gw" ]
+        chmod 0777 "$OPEN"
         rm "$CDI/gw.json"
         # a link in the trusted directory to a root-owned, 0644 spec in the open one
         hook_spec "$OPEN/target.json" example.com/ln y ln
@@ -136,7 +138,7 @@ OPEN_SKIPPED="is not trusted: it is writable by every user (mode 0777) (director
         # with --all-vendors, in the listing
         run "$RT_BIN/amd-ctk" cdi list --all-vendors --spec-dir "$CDI" --spec-dir "$OPEN"
         [ "$status" -eq 0 ]
-        [ "${lines[-1]}" = "skipped: $OPEN $OPEN_SKIPPED" ]
+        [ "${lines[-1]}" = "skipped: $OPEN is not trusted: it is writable by every user (mode 0777) (directory skipped)" ]
         # without either, cdi list lists this host's GPUs, read from no spec: no warning
         run --separate-stderr "$RT_BIN/amd-ctk" --profile "$RT_PROFILES/$SEED.json" cdi list
         [ "$status" -eq 0 ]
@@ -196,6 +198,11 @@ OPEN_SKIPPED="is not trusted: it is writable by every user (mode 0777) (director
                 [ ! -e "$T/ran-evil" ]
                 [ ! -e "$T/ran-only" ]
         done
+        [ "$output" = "amd-container-runtime: AMD_VISIBLE_DEVICES: example.com/only=x: no CDI spec in $CDI, $T/user-dir/cdi has kind example.com/only; skipped: $T/user-dir/cdi is not trusted: its directory $T/user-dir is owned by uid 65534, not root (directory skipped)" ]
+        config profile "$RT_PROFILES/$SEED.json" "$(jq -n --arg cdi "$CDI" --arg e "$T/user-link" \
+                '{"cdi-spec-dirs": [$cdi, $e], "cdi-kinds": ["*"]}')"
+        run shim run --bundle "$B" "$ID"
+        [ "$output" = "amd-container-runtime: AMD_VISIBLE_DEVICES: example.com/only=x: no CDI spec in $CDI, $T/user-link has kind example.com/only; skipped: $T/user-link is not trusted: the symbolic link is owned by uid 65534, not root (directory skipped)" ]
         # root's link to root's directory, and a root-owned directory in a sticky one (like /tmp): used
         chown -h 0:0 "$T/user-link"
         mkdir -m 1777 "$T/sticky"

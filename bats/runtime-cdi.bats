@@ -80,6 +80,14 @@ teardown() { rt_cdi_teardown; }
         run shim run --bundle "$B" "$ID"
         [ "$status" -eq 1 ]
         [[ "$output" == *"example.com/nic=eth0: $CDI/nic.json would give it, but was skipped: $CDI/nic.json:1:"*"missing required key \"containerEdits\""* ]]
+        # no spec of the kind in either directory
+        rm "$CDI/nic.json"
+        mkdir -p "$T/run-cdi"
+        config profile "$RT_PROFILES/$SEED.json" "$(jq -n --arg c "$CDI" --arg r "$T/run-cdi" \
+                '{"cdi-spec-dirs": [$c, $r], "cdi-kinds": ["amd.com/gpu", "example.com/nic"]}')"
+        run shim run --bundle "$B" "$ID"
+        [ "$status" -eq 1 ]
+        [ "$output" = "amd-container-runtime: AMD_VISIBLE_DEVICES: example.com/nic=eth0: no CDI spec in $CDI, $T/run-cdi has kind example.com/nic" ]
 }
 
 @test "mode legacy: a CDI name is an error saying so; annotations are not read; plain tokens as before" {

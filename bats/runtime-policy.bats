@@ -178,10 +178,13 @@ nvidia_spec() {
                 run --separate-stderr shim run --bundle "$B" "$ID"
                 [ "$status" -eq 1 ]
                 [ "${#stderr_lines[@]}" -eq 1 ]
-                [[ "$stderr" == "amd-container-runtime: "*"'nvidia.com/gpu=all' is a CDI device of kind nvidia.com/gpu, which this runtime does not resolve (config key cdi-kinds: amd.com/gpu); add the kind to cdi-kinds, or \"*\" for any kind" ]]
+                [[ "$stderr" == "amd-container-runtime: "*"'nvidia.com/gpu=all' is a CDI device of kind nvidia.com/gpu, which this runtime does not resolve (config key cdi-kinds: amd.com/gpu); add the kind to cdi-kinds, or [\"*\"] for any kind" ]]
                 cmp "$T/before.json" "$B/config.json"
         done
         [[ "$stderr" == "amd-container-runtime: annotation cdi.k8s.io/nvidia.com_gpu: "* ]]
+        fresh '.process.env += ["AMD_VISIBLE_DEVICES=nvidia.com/gpu=all"]'
+        run --separate-stderr shim run --bundle "$B" "$ID"
+        [ "$stderr" = "amd-container-runtime: AMD_VISIBLE_DEVICES: 'nvidia.com/gpu=all' is a CDI device of kind nvidia.com/gpu, which this runtime does not resolve (config key cdi-kinds: amd.com/gpu); add the kind to cdi-kinds, or [\"*\"] for any kind" ]
         # mode cdi refuses them too (plain tokens become our own names, which stay ours)
         config profile "$RT_PROFILES/$SEED.json" '{"mode": "cdi"}'
         fresh '.process.env += ["AMD_VISIBLE_DEVICES=1,example.com/nic=eth0"]'
