@@ -176,8 +176,15 @@ teardown() { rt_cdi_teardown; }
         cmp "$T/before.json" "$B/config.json"
         cmp "$T/spec-before.json" "$CDI/amd.json"
 
-        # with the refresh: regenerated under the lock, then applied (GPU 1 is GPU 0's 2nd partition now)
+        # with the refresh: its lock's directory (state-dir) root's alone, or nothing is regenerated
         config root "$FAKEFS_MNT" '{"mode": "cdi", "cdi-refresh-on-stale": true}'
+        mkdir -m 0770 "$T/state"
+        create "$B" "$ID"
+        [ "$status" -eq 1 ]
+        [ "$output" = "amd-container-runtime: mode cdi: GPU Tracker state directory $T/state is not trusted: it is writable by its group (mode 0770): refused (chown root:root $T/state; chmod 0700 $T/state)" ]
+        cmp "$T/spec-before.json" "$CDI/amd.json"
+        chmod 0700 "$T/state"
+        # regenerated under the lock, then applied (GPU 1 is GPU 0's 2nd partition now)
         create "$B" "$ID"
         [ "$status" -eq 0 ]
         [ "$(jq '.devices | length' "$CDI/amd.json")" -eq 16 ] # 15 partitions and GPUs, all
