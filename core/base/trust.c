@@ -10,9 +10,45 @@
 #include "cleanup.h"
 #include "fileio.h"
 
+/* The uid files of owners this user namespace does not map show as
+ * (the overflow uid), or (uid_t)-1 in the initial namespace, which maps
+ * every uid.  Read again only in another user namespace (unshare). */
+static uid_t unmapped_owner(void)
+{
+        static ino_t known_ns; /* (0: none read yet, or no /proc) */
+        static uid_t uid = (uid_t)-1;
+        struct stat ns;
+        if (stat("/proc/self/ns/user", &ns) < 0)
+                ns.st_ino = 0;
+        if (ns.st_ino != 0 && ns.st_ino == known_ns)
+                return uid;
+        known_ns = ns.st_ino;
+        uid = (uid_t)-1;
+        char map[128] = "", over[32] = "";
+        FILE *f = fopen("/proc/self/uid_map", "re");
+        size_t n = f != NULL ? fread(map, 1, sizeof(map) - 1, f) : 0;
+        if (f != NULL)
+                fclose(f);
+        map[n] = '\0';
+        unsigned long inside, outside, count;
+        if (sscanf(map, "%lu %lu %lu", &inside, &outside, &count) == 3 && inside == 0 && outside == 0 &&
+            count == 4294967295UL && strchr(map, '\n') == strrchr(map, '\n'))
+                return uid; /* the initial namespace */
+        f = fopen("/proc/sys/kernel/overflowuid", "re");
+        unsigned long o;
+        if (f != NULL && fgets(over, sizeof(over), f) != NULL && sscanf(over, "%lu", &o) == 1)
+                uid = (uid_t)o;
+        if (f != NULL)
+                fclose(f);
+        return uid;
+}
+
 enum ctk_trust ctk_trust_check(const struct stat *st, uid_t euid)
 {
-        if (st->st_uid != 0 && st->st_uid != euid)
+        /* In a user namespace of its own (a rootless runtime, with no more
+         * rights than its user), root's files show as owned by the overflow
+         * uid: counted as root's. */
+        if (st->st_uid != 0 && st->st_uid != euid && st->st_uid != unmapped_owner())
                 return CTK_UNTRUSTED_OWNER;
         if (S_ISLNK(st->st_mode))
                 return CTK_TRUSTED;

@@ -11,7 +11,10 @@
  * before and judged on what was opened), is owned by root (or euid) and
  * writable by neither its group nor others (the group bits are the ACL
  * mask: an ACL granting write counts); a directory with the sticky bit,
- * like /tmp, is safe for the entries in it that are root's. */
+ * like /tmp, is safe for the entries in it that are root's.  In a user
+ * namespace of its own (a rootless runtime, with no more rights than its
+ * user) root's files show as owned by the overflow uid, which counts as
+ * root then. */
 #ifndef CTK_TRUST_H
 #define CTK_TRUST_H
 

@@ -9,7 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <sys/xattr.h>
+#include <grp.h>
+#include <sched.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -366,12 +369,57 @@ static void test_walk_acl(void **state)
                msgf("%s is not trusted: its directory %s is writable by its group (mode 0775)", file, acl_dir));
 }
 
+/* In a user namespace of its own (a rootless runtime), root's files show
+ * as owned by the overflow uid: trusted as root's there. */
+static void test_walk_user_namespace(void **state)
+{
+        (void)state;
+        if (geteuid() != 0)
+                skip();
+        int ready[2], mapped[2];
+        assert_int_equal(pipe(ready), 0);
+        assert_int_equal(pipe(mapped), 0);
+        pid_t pid = fork();
+        assert_true(pid >= 0);
+        if (pid == 0) { /* a user of its own, then root of a namespace that does not map root */
+                char c;
+                if (setresgid(100000, 100000, 100000) < 0 || setgroups(0, NULL) < 0 ||
+                    setresuid(100000, 100000, 100000) < 0 || unshare(CLONE_NEWUSER) < 0)
+                        _exit(3);
+                if (write(ready[1], "x", 1) != 1 || read(mapped[0], &c, 1) != 1)
+                        _exit(4);
+                struct stat st;
+                if (stat("/etc", &st) < 0 || st.st_uid == 0)
+                        _exit(5); /* (root is not mapped: not what this tests) */
+                _cleanup_free_ char *data = NULL;
+                _exit(ctk_file_read_trusted("/etc/passwd", CTK_FILE_MAX, &data, NULL, NULL) == 0 ? 0 : 1);
+        }
+        char c;
+        assert_int_equal(read(ready[0], &c, 1), 1);
+        char path[64];
+        (void)snprintf(path, sizeof(path), "/proc/%d/uid_map", (int)pid);
+        FILE *f = fopen(path, "we");
+        assert_non_null(f);
+        fputs("0 100000 1\n", f);
+        assert_int_equal(fclose(f), 0);
+        assert_int_equal(write(mapped[1], "x", 1), 1);
+        int status;
+        assert_int_equal(waitpid(pid, &status, 0), pid);
+        assert_true(WIFEXITED(status));
+        assert_int_equal(WEXITSTATUS(status), 0);
+        close(ready[0]);
+        close(ready[1]);
+        close(mapped[0]);
+        close(mapped[1]);
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
-            cmocka_unit_test(test_predicate),      cmocka_unit_test(test_read_trusted),
-            cmocka_unit_test(test_walk_ancestors), cmocka_unit_test(test_walk_links),
-            cmocka_unit_test(test_walk_mkdir),     cmocka_unit_test(test_walk_acl),
+            cmocka_unit_test(test_predicate),           cmocka_unit_test(test_read_trusted),
+            cmocka_unit_test(test_walk_ancestors),      cmocka_unit_test(test_walk_links),
+            cmocka_unit_test(test_walk_mkdir),          cmocka_unit_test(test_walk_acl),
+            cmocka_unit_test(test_walk_user_namespace),
         };
         return cmocka_run_group_tests(tests, setup, teardown);
 }
