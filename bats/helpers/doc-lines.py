@@ -13,10 +13,13 @@ line with each "FROM=>TO" of SUBSTITUTIONS (separated by " || ") applied
 (the doc's paths become the test's variables, "..." its glob), and with
 "dq" among them, what is not substituted escaped as in a shell string in
 double quotes.  So a message that changes fails its test until the page
-changes with it, and a new quoted line needs a row.
+changes with it, and a new quoted line needs a row.  Another program's line
+that no test here can make has "-" for its test and "untested: WHY" for
+its substitutions (`list-untested` prints them).
 
     doc-lines.py check REGISTRY FILE...   what is wrong, one line each; exit 1 if anything
     doc-lines.py list FILE...             the quoted lines, DOC <TAB> LINE
+    doc-lines.py list-untested REGISTRY   the rows without a test, and why
 """
 import os
 import re
@@ -114,6 +117,10 @@ def check(registry, files):
         rows.add((doc, line))
         if (doc, line) not in have:
             problems.append("%s:%d: %s quotes no such line: %s" % (registry, n, doc, line))
+        if test == "-":  # another program's line no test here can make: the reason given
+            if not subs.startswith("untested: ") or len(subs) < 30:
+                problems.append("%s:%d: no test and no reason (\"untested: ...\")" % (registry, n))
+            continue
         if not os.path.isfile(test):
             problems.append("%s:%d: no test file %s" % (registry, n, test))
             continue
@@ -135,6 +142,12 @@ def check(registry, files):
 def main(argv):
     if len(argv) >= 3 and argv[1] == "check":
         return check(argv[2], argv[3:])
+    if len(argv) == 3 and argv[1] == "list-untested":
+        for row in open(argv[2], encoding="utf-8").read().split("\n"):
+            f = row.split("\t")
+            if len(f) == 4 and not row.startswith("#") and f[2] == "-":
+                print("%s: %s (%s)" % (f[0], f[1], f[3]))
+        return 0
     if len(argv) >= 2 and argv[1] == "list":
         for path in argv[2:]:
             for line in quoted(path):
