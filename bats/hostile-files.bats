@@ -371,6 +371,31 @@ within() {
         [ "$status" -eq 0 ]
 }
 
+@test "a configuration file its group may change: its runtime-path is not run, not even for a container asking for no GPU" {
+        local d=$T/p
+        mkdir -p "$d/etc"
+        # the program a member of the file's group would have root run
+        printf '#!/bin/sh\ntouch "%s"\n' "$d/ran" >"$d/evil"
+        chmod 0755 "$d/evil"
+        jq -n --arg rt "$d/evil" --arg log "$T/runtime.log" '{"runtime-path": $rt, "log-file": $log}' \
+                >"$d/etc/config.json"
+        chmod 0664 "$d/etc/config.json"
+        # no GPU asked for: the launcher's pass-through reads the file too
+        rt_bundle "$d/b" true
+        run "$RT_SHIM" --amd-config="$d/etc/config.json" create --bundle "$d/b" pass1
+        [ "$status" -eq 1 ]
+        [ "$output" = "amd-container-runtime: configuration file: $d/etc/config.json is not trusted: it is writable by its group (mode 0664)" ]
+        [ ! -e "$d/ran" ]
+        run "$RT_SHIM" --amd-config="$d/etc/config.json" delete pass1
+        [ "$status" -eq 1 ]
+        [ ! -e "$d/ran" ]
+        # trusted again: the same file's runtime-path is the low-level runtime
+        chmod 0644 "$d/etc/config.json"
+        run "$RT_SHIM" --amd-config="$d/etc/config.json" create --bundle "$d/b" pass1
+        [ "$status" -eq 0 ]
+        [ -e "$d/ran" ]
+}
+
 @test "a FIFO at log-file or at the engine's --log: never waited on; one line on stderr, and the create goes on" {
         local d=$T/l
         mkdir -p "$d"

@@ -30,7 +30,8 @@
 #include "runtime/runc_log.h"
 
 /* The configuration as the full runtime would read it, when the launcher
- * can read it too. */
+ * can read it too: trusted all the way, as the full runtime reads it (its
+ * runtime-path is executed as root); else the full runtime says why. */
 static bool load_config(const struct rt_args *a, struct ctk_config *cfg)
 {
         const char *path = rt_args_config_file(a);
@@ -40,7 +41,7 @@ static bool load_config(const struct rt_args *a, struct ctk_config *cfg)
         _cleanup_free_ char *text = NULL;
         size_t len = 0;
         _cleanup_error_ struct ctk_error *err = NULL;
-        if (ctk_file_read_all(path, &text, &len, &err) < 0)
+        if (ctk_file_read_trusted(path, CTK_FILE_MAX, &text, &len, &err) < 0)
                 return err->code == ENOENT && missing_ok && ctk_config_defaults(cfg, NULL) == 0;
         return rt_config_scan(text, len, cfg) == 0;
 }
