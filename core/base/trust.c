@@ -43,6 +43,15 @@ static uid_t unmapped_owner(void)
         return uid;
 }
 
+/* An ordinary user's own file in its own group (Debian's user private
+ * groups and umask 002 make ~/.config 0775): that group is the user's,
+ * and the program has no more rights than the user.  Never for root of
+ * the host, whose group write is another user's way in. */
+static bool own_group(const struct stat *st, uid_t euid)
+{
+        return st->st_uid == euid && st->st_gid == getegid() && (euid != 0 || unmapped_owner() != (uid_t)-1);
+}
+
 enum ctk_trust ctk_trust_check(const struct stat *st, uid_t euid)
 {
         /* In a user namespace of its own (a rootless runtime, with no more
@@ -54,9 +63,14 @@ enum ctk_trust ctk_trust_check(const struct stat *st, uid_t euid)
                 return CTK_TRUSTED;
         if ((st->st_mode & S_IWOTH) != 0)
                 return CTK_UNTRUSTED_OTHERS;
-        if ((st->st_mode & S_IWGRP) != 0)
+        if ((st->st_mode & S_IWGRP) != 0 && !own_group(st, euid))
                 return CTK_UNTRUSTED_GROUP;
         return CTK_TRUSTED;
+}
+
+bool ctk_trust_host_root(void)
+{
+        return geteuid() == 0 && unmapped_owner() == (uid_t)-1;
 }
 
 int ctk_trust_walk_require(const char *path, const struct ctk_trust_walk *w, struct ctk_error **err)

@@ -35,8 +35,13 @@ enum ctk_trust {
 /* Whether the file, directory or symbolic link st describes can have been
  * written by no one but root and euid: its owner is one of them and (but
  * for a link, whose mode means nothing) neither its group nor others may
- * write it. */
+ * write it.  A program that is not root of the host (an ordinary user,
+ * a rootless runtime) may have its own files writable by its own group
+ * (getegid(): a user private group, umask 002). */
 enum ctk_trust ctk_trust_check(const struct stat *st, uid_t euid);
+/* Whether this program is root of the host: euid 0 in the initial user
+ * namespace (not a rootless runtime's root of a namespace of its own). */
+bool ctk_trust_host_root(void);
 /* The same for a directory holding trusted entries: the sticky bit makes
  * one its group or others may write safe (they can neither remove nor
  * rename an entry that is not theirs). */

@@ -73,6 +73,25 @@ static void test_predicate(void **state)
         /* the owner is looked at first */
         st = st_of(S_IFREG | 0666, 65534);
         assert_int_equal(ctk_trust_check(&st, 0), CTK_UNTRUSTED_OWNER);
+        /* an ordinary user's own directory in its own group (a user private
+         * group, umask 002: ~/.config 0775); never for root of the host */
+        st = st_of(S_IFDIR | 0775, 1000);
+        st.st_gid = getegid();
+        assert_int_equal(ctk_trust_check(&st, 1000), CTK_TRUSTED);
+        st.st_gid = getegid() + 1;
+        assert_int_equal(ctk_trust_check(&st, 1000), CTK_UNTRUSTED_GROUP);
+        st = st_of(S_IFDIR | 0775, 0);
+        st.st_gid = getegid();
+        assert_int_equal(ctk_trust_check(&st, 0), CTK_UNTRUSTED_GROUP);
+        st = st_of(S_IFDIR | 0777, 1000);
+        st.st_gid = getegid();
+        assert_int_equal(ctk_trust_check(&st, 1000), CTK_UNTRUSTED_OTHERS);
+        /* root's own file in root's group, for a user: root's group is not its own */
+        st = st_of(S_IFREG | 0664, 0);
+        st.st_gid = getegid();
+        assert_int_equal(ctk_trust_check(&st, 1000), CTK_UNTRUSTED_GROUP);
+        if (geteuid() != 0)
+                assert_false(ctk_trust_host_root());
 }
 
 /* The reader's error code for path (0: read), its message in *msg. */
