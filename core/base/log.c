@@ -1,6 +1,7 @@
 #include "log.h"
 #include "fileio.h"
 #include "format.h"
+#include "trust.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -76,15 +77,16 @@ bool ctk_log_enabled(enum ctk_log_level level)
 /* The file, opened (created) at the first message that is logged.  One
  * that cannot be opened is one line on stderr, and no log: logging never
  * fails the caller (nor waits: a FIFO there is refused at once).  A
- * program not run as root says nothing of a log it may not write (a
- * rootless runtime and root's /var/log). */
+ * program that is not root of the host says nothing of a log it may not
+ * write (a rootless runtime, root in its own user namespace, and root's
+ * /var/log). */
 static int log_fd(void)
 {
         if (logger.fd < 0 && logger.path != NULL) {
                 struct ctk_error *err = NULL;
                 logger.fd = ctk_file_open_append(logger.path, 0640, &err);
                 if (logger.fd < 0 && err != NULL &&
-                    (geteuid() == 0 ||
+                    (ctk_trust_host_root() ||
                      (err->code != EACCES && err->code != EPERM && err->code != EROFS && err->code != ENOENT)))
                         fprintf(stderr, "%s%swarning: %s (config key log-file); going on without the log\n",
                                 logger.ident != NULL ? logger.ident : "", logger.ident != NULL ? ": " : "", err->msg);
