@@ -33,6 +33,19 @@ fresh() {
 }
 privileged='.process.capabilities.bounding += ["CAP_SYS_ADMIN"]'
 
+# runs_without_gpus LINE: the container of $B runs with no GPU node, its
+# spec unwritten, and the log says LINE once
+runs_without_gpus() {
+        cp "$B/config.json" "$T/before.json"
+        : >"$T/runtime.log"
+        run_container
+        [ "$status" -eq 0 ]
+        [[ "$output" == *"/dev/dri: No such file or directory"* ]]
+        [[ "$output" == *"/dev/kfd: No such file or directory"* ]]
+        cmp "$T/before.json" "$B/config.json" # nothing written
+        [ "$(grep -cF "container $ID: $1" "$T/runtime.log")" -eq 1 ]
+}
+
 @test "unprivileged containers: the variables ignored with one log line when the key is false; privileged ones and annotations unaffected" {
         # the default: the variables count in any container (Docker's documented way)
         fresh '.process.env += ["AMD_VISIBLE_DEVICES=1"]'
@@ -45,14 +58,7 @@ privileged='.process.capabilities.bounding += ["CAP_SYS_ADMIN"]'
         for v in AMD_VISIBLE_DEVICES=1 AMD_VISIBLE_DEVICES=all DOCKER_RESOURCE_GPU=1 DOCKER_RESOURCE_AMD_GPU=gpu1 \
                 AMD_VISIBLE_DEVICES=amd.com/gpu=1 AMD_VISIBLE_DEVICES=9; do
                 fresh ".process.env += [\"$v\"]"
-                cp "$B/config.json" "$T/before.json"
-                : >"$T/runtime.log"
-                run_container
-                [ "$status" -eq 0 ]
-                [[ "$output" == *"/dev/dri: No such file or directory"* ]]
-                [[ "$output" == *"/dev/kfd: No such file or directory"* ]]
-                cmp "$T/before.json" "$B/config.json" # nothing written
-                [ "$(grep -cF "container $ID: $IGNORED" "$T/runtime.log")" -eq 1 ]
+                runs_without_gpus "$IGNORED"
         done
         # a privileged container gets its GPUs
         fresh '.process.env += ["AMD_VISIBLE_DEVICES=1"]' "$privileged"
@@ -89,14 +95,7 @@ userns='.linux.namespaces += [{"type": "user"}] | .linux.uidMappings = [{"contai
         config profile "$RT_PROFILES/$SEED.json" '{"accept-visible-devices-envvar-when-unprivileged": false}'
         for v in AMD_VISIBLE_DEVICES=all AMD_VISIBLE_DEVICES=1 DOCKER_RESOURCE_GPU=1; do
                 fresh ".process.env += [\"$v\"]" "$privileged" "$userns"
-                cp "$B/config.json" "$T/before.json"
-                : >"$T/runtime.log"
-                run_container
-                [ "$status" -eq 0 ]
-                [[ "$output" == *"/dev/dri: No such file or directory"* ]]
-                [[ "$output" == *"/dev/kfd: No such file or directory"* ]]
-                cmp "$T/before.json" "$B/config.json" # nothing written
-                [ "$(grep -cF "container $ID: $IGNORED_USERNS" "$T/runtime.log")" -eq 1 ]
+                runs_without_gpus "$IGNORED_USERNS"
         done
         # mappings alone (a user namespace runc makes from them) count the same
         fresh '.process.env += ["AMD_VISIBLE_DEVICES=1"]' "$privileged" "$userns" \
