@@ -13,6 +13,19 @@
 /* The uid files of owners this user namespace does not map show as
  * (the overflow uid), or (uid_t)-1 in the initial namespace, which maps
  * every uid.  Read again only in another user namespace (unshare). */
+/* The decimal number at *p (spaces before it skipped), *p moved past it;
+ * false when there is none. */
+static bool number_at(const char **p, unsigned long *v)
+{
+        char *end;
+        errno = 0;
+        *v = strtoul(*p, &end, 10);
+        if (end == *p || errno != 0)
+                return false;
+        *p = end;
+        return true;
+}
+
 static uid_t unmapped_owner(void)
 {
         static ino_t known_ns; /* (0: none read yet, or no /proc) */
@@ -28,18 +41,19 @@ static uid_t unmapped_owner(void)
         FILE *f = fopen("/proc/self/uid_map", "re");
         size_t n = f != NULL ? fread(map, 1, sizeof(map) - 1, f) : 0;
         if (f != NULL)
-                fclose(f);
+                (void)fclose(f); /* (read only) */
         map[n] = '\0';
-        unsigned long inside, outside, count;
-        if (sscanf(map, "%lu %lu %lu", &inside, &outside, &count) == 3 && inside == 0 && outside == 0 &&
+        const char *p = map;
+        unsigned long inside, outside, count, o;
+        if (number_at(&p, &inside) && number_at(&p, &outside) && number_at(&p, &count) && inside == 0 && outside == 0 &&
             count == 4294967295UL && strchr(map, '\n') == strrchr(map, '\n'))
                 return uid; /* the initial namespace */
         f = fopen("/proc/sys/kernel/overflowuid", "re");
-        unsigned long o;
-        if (f != NULL && fgets(over, sizeof(over), f) != NULL && sscanf(over, "%lu", &o) == 1)
+        p = over;
+        if (f != NULL && fgets(over, sizeof(over), f) != NULL && number_at(&p, &o))
                 uid = (uid_t)o;
         if (f != NULL)
-                fclose(f);
+                (void)fclose(f); /* (read only) */
         return uid;
 }
 

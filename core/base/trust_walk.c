@@ -73,7 +73,7 @@ static int push(struct walk *w, int fd, const char *name)
         }
         if (*name != '\0') { /* "" is "/" */
                 cur[n] = '/';
-                strcpy(cur + n + 1, name);
+                memcpy(cur + n + 1, name, strlen(name) + 1);
         } else {
                 cur[n] = '\0';
         }
