@@ -61,13 +61,13 @@ static void test_each_cap(void **state)
 static void test_values(void **state)
 {
         (void)state;
-        char text[1024] = "{\"process\": {\"args\": [";
-        for (int i = 0; i < 97; i++)
-                strcat(text, i == 0 ? "0" : ",0");
-        strcat(text, "]}}"); /* 1 + 1 + 1 + 97 values */
+        char text[1024];
+        int at = snprintf(text, sizeof(text), "{\"process\": {\"args\": [0");
+        for (int i = 1; i < 97; i++)
+                at += snprintf(text + at, sizeof(text) - (size_t)at, ",0");
+        (void)snprintf(text + at, sizeof(text) - (size_t)at, "]}}"); /* 1 + 1 + 1 + 97 values */
         expect(text, "");
-        text[strlen(text) - 3] = '\0';
-        strcat(text, ",0]}}");
+        (void)snprintf(text + at, sizeof(text) - (size_t)at, ",0]}}");
         expect(text, "c.json: the spec has more than 100 JSON values, the most a spec may have: refused");
 }
 
@@ -144,14 +144,14 @@ static void test_default_env_cap(void **state)
                 memcpy(text + at, i == 0 ? "\"a\"" : ",\"a\"", i == 0 ? 3 : 4);
                 at += i == 0 ? 3 : 4;
         }
-        strcpy(text + at, "]}}");
+        memcpy(text + at, "]}}", sizeof("]}}"));
         json_t *spec = NULL;
         struct ctk_oci_literals lits;
         assert_int_equal(ctk_oci_spec_parse(text, strlen(text), "config.json", &spec, &lits, NULL), 0);
         assert_int_equal(json_array_size(json_object_get(json_object_get(spec, "process"), "env")), n);
         json_decref(spec);
         ctk_oci_literals_clear(&lits);
-        strcpy(text + at, ",\"a\"]}}");
+        memcpy(text + at, ",\"a\"]}}", sizeof(",\"a\"]}}"));
         _cleanup_error_ struct ctk_error *err = NULL;
         assert_int_equal(ctk_oci_spec_parse(text, strlen(text), "config.json", &spec, &lits, &err), -1);
         assert_null(spec);
