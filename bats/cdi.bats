@@ -149,9 +149,9 @@ gpu_profiles() {
         run --separate-stderr "$CTK" --profile "$(profile seed-4xmi210)" cdi generate --device-name-strategy serial
         [ "$status" -eq 1 ]
         [ "$stderr" = "amd-ctk cdi generate: invalid value 'serial' for --device-name-strategy (index, uuid or index,uuid)" ]
-        run --separate-stderr "$CTK" cdi generate --bogus
+        run --separate-stderr "$CTK" cdi generate --ouput
         [ "$status" -eq 2 ]
-        [ "$stderr" = "amd-ctk cdi generate: unknown option '--bogus' (see 'amd-ctk cdi generate --help')" ]
+        [ "$stderr" = "amd-ctk cdi generate: unknown option '--ouput' (see 'amd-ctk cdi generate --help')" ]
         run --separate-stderr "$CTK" cdi generate --output
         [ "$status" -eq 2 ]
         [ "$stderr" = "amd-ctk cdi generate: option '--output' needs a value (see 'amd-ctk cdi generate --help')" ]

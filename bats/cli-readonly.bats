@@ -169,7 +169,7 @@ amd-ctk config show'
         [ "$status" -eq 0 ]
         [[ "$output" != *DIFF* ]]
         why="the host is simulated (--profile $P): its state would go to this host's /var/lib/amd-container-toolkit; set state-dir in a configuration file (--config FILE) for it"
-        [ "$(grep -cxF "amd-ctk: $why" <<<"$output")" -eq 3 ]
+        [ "$(grep -cxF "amd-ctk: the host is simulated (--profile $P): its state would go to this host's /var/lib/amd-container-toolkit; set state-dir in a configuration file (--config FILE) for it" <<<"$output")" -eq 3 ]
         [ "$(grep -cxF "amd-ctk: cannot keep a copy of the CDI spec: $why" <<<"$output")" -eq 1 ]
         [ "$(grep -c "^amd-ctk: .*the host is simulated (--root /nonexistent-host): " <<<"$output")" -eq 4 ]
         [ "$(grep -c '^exit 1$' <<<"$output")" -eq 8 ]

@@ -86,7 +86,7 @@ fuse_host_down() {
         fails_with "AMD_VISIBLE_DEVICES: GPU 63 does not exist (this host has GPUs 0-62)" \
                 docker run --rm --runtime=amd -e AMD_VISIBLE_DEVICES=63 rocm/rocm-terminal rocm-smi
         [ "$status" -eq 125 ]
-        fails_with "AMD_VISIBLE_DEVICES: GPU range 60-2000000000 goes past the last GPU (this host has GPUs 0-62)" \
+        fails_with "amd-container-runtime: AMD_VISIBLE_DEVICES: GPU range 60-2000000000 goes past the last GPU (this host has GPUs 0-62)" \
                 docker run --rm --runtime=amd -e AMD_VISIBLE_DEVICES=60-2000000000 rocm/rocm-terminal rocm-smi
         [ -z "$(docker ps -aq)" ]
 }

@@ -63,3 +63,55 @@ MD
         grep -q '^ *Version 2.0, January 2004$' "$CTK_REPO/LICENSE"
         grep -q '^License: Apache-2.0$' "$CTK_REPO/packaging/debian/copyright"
 }
+
+DOC_LINES=$CTK_REPO/bats/helpers/doc-lines.py
+
+@test "every error line the documentation quotes is asserted, as quoted, by a test (bats/doc-lines.tsv), and nothing else is listed" {
+        cd "$CTK_REPO"
+        run python3 "$DOC_LINES" check bats/doc-lines.tsv README.md docs/*.md
+        echo "$output"
+        [ "$status" -eq 0 ]
+        [ -z "$output" ]
+        # (another program's lines no test here can make, said in the log)
+        python3 "$DOC_LINES" list-untested bats/doc-lines.tsv | sed 's/^/# untested: /' >&3
+}
+
+@test "the doc-lines check finds a quoted line without a row, a row the page does not quote, a test that does not assert it, a row without a test or a reason" {
+        d=$BATS_TEST_TMPDIR
+        mkdir -p "$d/docs" "$d/bats"
+        cat >"$d/docs/troubleshooting.md" <<'MD'
+# Troubleshooting
+### `GPU 9 does not exist (this host has GPUs 0-3)`
+### `log-file` is a name, not a message
+* `no such device in FILE (LIST)`: a bullet's
+  first code span
+```
+amd-ctk: /etc/x/config.json:1:2: "mode" must be a string
+amd-ctk: not listed anywhere
+amd-ctk: nor this one
+```
+```sh
+amd-ctk gpu list            # a command, not a message
+```
+MD
+        cat >"$d/bats/x.bats" <<'BATS'
+[ "$output" = "amd-ctk: $CFG:1:2: \"mode\" must be a string" ]
+[ "$output" = "$CDI/amd.json: no such device in $CDI/amd.json (0-3, all)" ]
+BATS
+        printf '%s\t%s\t%s\t%s\n' \
+                docs/troubleshooting.md 'GPU 9 does not exist (this host has GPUs 0-3)' bats/x.bats '' \
+                docs/troubleshooting.md 'no such device in FILE (LIST)' bats/x.bats 'FILE=>$CDI/amd.json || LIST=>0-3, all' \
+                docs/troubleshooting.md 'amd-ctk: /etc/x/config.json:1:2: "mode" must be a string' bats/x.bats '/etc/x/config.json=>$CFG || dq' \
+                docs/troubleshooting.md 'a line the page does not have' bats/x.bats '' \
+                docs/troubleshooting.md 'amd-ctk: not listed anywhere' - '' >"$d/lines.tsv"
+        cd "$d"
+        run python3 "$DOC_LINES" check lines.tsv docs/troubleshooting.md
+        echo "$output"
+        [ "$status" -eq 1 ]
+        [ "${#lines[@]}" -eq 5 ]
+        [ "${lines[0]}" = "lines.tsv:1: bats/x.bats does not assert: GPU 9 does not exist (this host has GPUs 0-3)" ]
+        [ "${lines[1]}" = "lines.tsv:4: docs/troubleshooting.md quotes no such line: a line the page does not have" ]
+        [ "${lines[2]}" = "lines.tsv:4: bats/x.bats does not assert: a line the page does not have" ]
+        [ "${lines[3]}" = 'lines.tsv:5: no test and no reason ("untested: ...")' ]
+        [ "${lines[4]}" = "docs/troubleshooting.md: quoted line with no test in lines.tsv: amd-ctk: nor this one" ]
+}

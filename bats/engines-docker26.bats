@@ -207,6 +207,15 @@ YAML
 
 @test "podman 5 + our runtime through the drop-in runtime configure writes: --runtime amd -e AMD_VISIBLE_DEVICES" {
         engines_fakefs_mount "$PROFILES/seed-4xmi210.json"
+        # a drop-in naming the runtime without a path, as amd-ctk before this version wrote it:
+        # Podman takes the entry for a file path
+        printf '[engine.runtimes]\n"amd" = ["amd-container-runtime"]\n' >"$ENGINES_DIR/containers.conf.d/99-amd.conf"
+        pnodes >/dev/null # (the image)
+        run engines_podman --runtime amd run --rm --network none localhost/busybox true
+        printf '%s\n' "$output"
+        [ "$status" -ne 0 ]
+        [[ "$output" == *'Error: default OCI runtime "amd" not found: invalid argument'* ]]
+        rm "$ENGINES_DIR/containers.conf.d/99-amd.conf"
         run engines_in /ctk-build/bin/amd-ctk runtime configure --runtime podman \
                 --runtime-path /ctk-build/bin/amd-container-runtime
         [ "$status" -eq 0 ]

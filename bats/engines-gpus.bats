@@ -185,7 +185,7 @@ YAML
         run engines_in docker compose --project-directory /ctk/compose run --rm rocm
         printf '%s\n' "$output"
         [ "$status" -ne 0 ]
-        [[ "$output" == *"services.rocm.deploy.resources.reservations.devices.0 missing property 'capabilities'"* ]]
+        [[ "$output" == *"validating "*"compose.yaml: services.rocm.deploy.resources.reservations.devices.0 missing property 'capabilities'"* ]]
         # Docker's --gpus from compose (gpus:), through our runtime
         compose_file <<YAML
 services:

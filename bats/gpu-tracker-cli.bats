@@ -288,10 +288,10 @@ HELP
         [ "${#lines[@]}" -eq 7 ]
 }
 
-@test "a corrupt state: one line naming the file and the fix; reset recovers" {
+@test "a corrupt state: one line naming the file and the fix; reset recovers; still enabled meanwhile; disable replaces it" {
         tracker enable
         echo '{"enabled": tr' >"$STATE/gpu-tracker.json"
-        for cmd in status enable disable "0 exclusive"; do
+        for cmd in status enable "0 exclusive"; do
                 run --separate-stderr tracker $cmd
                 [ "$status" -eq 1 ]
                 [ -z "$output" ]
@@ -305,6 +305,100 @@ HELP
         run tracker status
         [ "$status" -eq 0 ]
         [ "${#lines[@]}" -eq 7 ]
+        # disabling needs nothing of a state that cannot be read
+        echo '{"enabled": tr' >"$STATE/gpu-tracker.json"
+        run tracker disable
+        [ "$status" -eq 0 ]
+        [ "$output" = "GPU Tracker has been disabled" ]
+        run tracker status
+        [ "$output" = "GPU Tracker is disabled" ]
+}
+
+# typed SCRIPT: runs SCRIPT (commands as docs/troubleshooting.md types
+# them) in a mount namespace of its own where /var/lib is $VARLIB, with
+# amd-ctk on PATH and a configuration that names the simulated host and
+# the default state directory; $status and $output
+typed() {
+        run unshare -m --propagation private sh -c 'mount --bind "$1" /var/lib && shift && eval "$1"' typed \
+                "$VARLIB" "export PATH=$CTK_BIN:\$PATH AMD_CTK_CONFIG=$TYPED_CFG; $1"
+        echo "$output"
+}
+
+# The fixes docs/troubleshooting.md gives for the tracker's state, each typed
+# as it is written: the message as the page quotes it, then the tracker as
+# enabled (or disabled) as it was.
+@test "troubleshooting's fixes for the tracker's state, as typed: the tracker as enabled as it was" {
+        VARLIB=$BATS_TEST_TMPDIR/varlib
+        mkdir -p "$VARLIB"
+        D=/var/lib/amd-container-toolkit
+        TYPED_CFG=$BATS_TEST_TMPDIR/typed.json
+        printf '{"profile": "%s", "state-dir": "%s"}\n' "$PROFILE" "$D" >"$TYPED_CFG"
+        enabled_table="$(table \
+                "0         0xEA35F57CC80DEB35       Shared              -" \
+                "1         0x89CAA15875FF5A43       Shared              -" \
+                "2         0x6E32F10EFC982B4C       Shared              -" \
+                "3         0x12FE4F7FDAF06B9        Shared              -")"
+        for was in enabled disabled; do
+                rm -rf "${VARLIB:?}"/*
+                typed "amd-ctk gpu-tracker enable && amd-ctk gpu-tracker 1 exclusive"
+                [ "$status" -eq 0 ]
+                [ $was = enabled ] || typed "amd-ctk gpu-tracker disable"
+                want=$([ $was = enabled ] && echo "$enabled_table" || echo "GPU Tracker is disabled")
+                # corrupt: reset
+                echo '{"enabled": tr' >"$VARLIB/amd-container-toolkit/gpu-tracker.json"
+                if [ $was = enabled ]; then
+                        typed "amd-ctk gpu-tracker status"
+                        [ "$status" -eq 1 ]
+                        [[ "$output" == "amd-ctk: GPU Tracker state $D/gpu-tracker.json is corrupt ("*"); run 'amd-ctk gpu-tracker reset' to start over" ]]
+                fi
+                typed "amd-ctk gpu-tracker reset"
+                [ "$status" -eq 0 ]
+                typed "amd-ctk gpu-tracker status"
+                [ "$output" = "$want" ]
+                # a symbolic link: remove it, then reset
+                rm "$VARLIB/amd-container-toolkit/gpu-tracker.json"
+                ln -s /etc/hostname "$VARLIB/amd-container-toolkit/gpu-tracker.json"
+                typed "amd-ctk gpu-tracker 0 exclusive"
+                if [ $was = enabled ]; then
+                        [ "$status" -eq 1 ]
+                        [ "$output" = "amd-ctk: GPU Tracker state $D/gpu-tracker.json is a symbolic link: refused (remove it, then run 'amd-ctk gpu-tracker reset')" ]
+                fi
+                typed "rm $D/gpu-tracker.json && amd-ctk gpu-tracker reset"
+                [ "$status" -eq 0 ]
+                [[ "${lines[0]}" == "GPU Tracker has been reset" ]]
+                typed "amd-ctk gpu-tracker status"
+                [ "$output" = "$want" ]
+                # the state removed alone
+                rm "$VARLIB/amd-container-toolkit/gpu-tracker.json"
+                typed "amd-ctk gpu-tracker status"
+                [ "$output" = "$want" ]
+                # the directory every user's, its group's, someone else's: the fix the line gives
+                for bad in "chmod 0777 $D" "chmod 0770 $D" "chown 65534 $D"; do
+                        typed "$bad"
+                        typed "amd-ctk gpu-tracker status"
+                        [ "$status" -eq 1 ]
+                        case $bad in
+                        *0777*) why="it is writable by every user (mode 0777)" ;;
+                        *0770*) why="it is writable by its group (mode 0770)" ;;
+                        *) why="it is owned by uid 65534, not root" ;;
+                        esac
+                        [ "$output" = "amd-ctk: GPU Tracker state directory $D is not trusted: $why: refused (chown root:root $D; chmod 0700 $D)" ]
+                        typed "chown root:root $D; chmod 0700 $D"
+                        typed "amd-ctk gpu-tracker status"
+                        [ "$output" = "$want" ]
+                done
+                # the topology changed (a repartition): reset
+                if [ $was = enabled ]; then
+                        typed "amd-ctk gpu-tracker 0 shared" # (writes the state status made afresh)
+                        f=$VARLIB/amd-container-toolkit/gpu-tracker.json
+                        jq -c '.gpus[1].partition = "cpx_nps4"' "$f" >"$f.new" && mv "$f.new" "$f"
+                        typed "amd-ctk gpu-tracker status"
+                        [ "$output" = "GPUs info is invalid. Please reset GPU Tracker." ]
+                        typed "amd-ctk gpu-tracker reset"
+                        typed "amd-ctk gpu-tracker status"
+                        [ "$output" = "$want" ]
+                fi
+        done
 }
 
 @test "status --json" {

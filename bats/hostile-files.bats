@@ -91,7 +91,7 @@ tracker() { "$CTK" --config "$CFG" gpu-tracker "$@"; }
         chmod 0777 "$STATE"
         run tracker enable
         [ "$status" -ne 0 ]
-        [ "$output" = "amd-ctk: GPU Tracker state directory $STATE is writable by every user: refused (chmod o-w $STATE, or set state-dir to a directory only root can write)" ]
+        [ "$output" = "amd-ctk: GPU Tracker state directory $STATE is not trusted: it is writable by every user (mode 0777): refused (chown root:root $STATE; chmod 0700 $STATE)" ]
         [ -z "$(ls -A "$STATE")" ]
         chmod 0755 "$STATE"
         tracker enable
@@ -164,7 +164,7 @@ dropin_name() { case $1 in containerd) echo 99-amd.toml ;; *) echo 99-amd.conf ;
                 dropin "$e" "$d/$name"
                 [ "$status" -ne 0 ]
                 [ "${#lines[@]}" -eq 1 ]
-                [[ "$output" == *"$d/$name exists and was not written by amd-ctk: not replaced"* ]]
+                [ "$output" = "amd-ctk: $d/$name exists and was not written by amd-ctk: not replaced (move it away, or give another --config-path)" ]
                 dropin "$e" "$d/$name" --remove
                 [ "$status" -ne 0 ]
                 victim_intact
@@ -212,7 +212,7 @@ dropin_name() { case $1 in containerd) echo 99-amd.toml ;; *) echo 99-amd.conf ;
                 dropin "$e" "$T/$e/conf.d/$name"
                 [ "$status" -ne 0 ]
                 [ "${#lines[@]}" -eq 1 ]
-                [ "$output" = "amd-ctk: the directory of $T/$e/conf.d/$name, $T/$e/conf.d, is a symbolic link: refused (use the directory it points to)" ]
+                [ "$output" = "amd-ctk: $T/$e/conf.d/$name is not trusted: its directory $T/$e/conf.d is a symbolic link: not written" ]
                 [ -z "$(ls -A "$T/target-$e")" ]
                 [ ! -e "$T/$e/config.toml" ]
                 # nor is a drop-in of ours removed through it
@@ -263,6 +263,30 @@ dropin_name() { case $1 in containerd) echo 99-amd.toml ;; *) echo 99-amd.conf ;
         grep -q '^imports = ' "$d/config.toml"
         no_temporaries "$d"
         no_temporaries "$d/conf.d"
+}
+
+@test "runtime configure --runtime containerd|podman|crio: a link in any directory above the drop-in, or a directory others may write: refused" {
+        local e name
+        for e in containerd podman crio; do
+                name=$(dropin_name "$e")
+                export CONTAINERD_CFG=$T/$e/config.toml
+                mkdir -p "$T/$e" "$T/target-$e/conf.d"
+                # containerd's --config-path /etc/containerd/link/conf.d/99-amd.toml, link a symbolic link
+                ln -s "$T/target-$e" "$T/$e/link"
+                dropin "$e" "$T/$e/link/conf.d/$name"
+                [ "$status" -ne 0 ]
+                [ "${#lines[@]}" -eq 1 ]
+                [ "$output" = "amd-ctk: $T/$e/link/conf.d/$name is not trusted: its ancestor $T/$e/link is a symbolic link: not written" ]
+                [ -z "$(ls -A "$T/target-$e/conf.d")" ]
+                [ ! -e "$T/$e/config.toml" ]
+                # a real path whose directory above is every user's
+                mkdir -p "$T/open-$e/x"
+                chmod 0777 "$T/open-$e"
+                CONTAINERD_CFG=$T/open-$e/x/config.toml dropin "$e" "$T/open-$e/x/conf.d/$name"
+                [ "$status" -ne 0 ]
+                [ "$output" = "amd-ctk: $T/open-$e/x/conf.d/$name is not trusted: its ancestor $T/open-$e is writable by every user (mode 0777): not written" ]
+                [ -z "$(ls -A "$T/open-$e/x")" ]
+        done
 }
 
 # within SECONDS CMD...: runs CMD (run's $status and $output), failing if it takes longer (a wait)
@@ -319,4 +343,81 @@ within() {
         within 20 "$CTK" cdi validate --no-host-check --path "$d/zero.json"
         [ "$status" -eq 1 ]
         [[ "$output" == *"amd-ctk: failed to validate CDI spec: $d/zero.json is a character device, not a regular file: not read" ]]
+}
+
+@test "a configuration file its group, another user, or a directory above may change: not read, one line" {
+        local d=$T/c
+        mkdir -p "$d/etc"
+        cp "$CFG" "$d/etc/config.json"
+        chmod 0664 "$d/etc/config.json"
+        rt_bundle "$d/b" true
+        rt_spec_env "$d/b" AMD_VISIBLE_DEVICES=0
+        run "$RT_SHIM" --amd-config="$d/etc/config.json" create --bundle "$d/b" cfg1
+        [ "$status" -eq 1 ]
+        [ "$output" = "amd-container-runtime: configuration file: $d/etc/config.json is not trusted: it is writable by its group (mode 0664)" ]
+        run "$CTK" --config "$d/etc/config.json" gpu list
+        [ "$status" -eq 1 ]
+        [ "$output" = "amd-ctk: configuration file: $d/etc/config.json is not trusted: it is writable by its group (mode 0664)" ]
+        chmod 0644 "$d/etc/config.json"
+        chown 65534 "$d/etc/config.json"
+        run "$CTK" --config "$d/etc/config.json" gpu list
+        [ "$output" = "amd-ctk: configuration file: $d/etc/config.json is not trusted: it is owned by uid 65534, not root" ]
+        chown 0 "$d/etc/config.json"
+        chmod 0777 "$d"
+        run "$CTK" --config "$d/etc/config.json" gpu list
+        [ "$output" = "amd-ctk: configuration file: $d/etc/config.json is not trusted: its ancestor $d is writable by every user (mode 0777)" ]
+        chmod 0755 "$d"
+        run "$CTK" --config "$d/etc/config.json" gpu list
+        [ "$status" -eq 0 ]
+}
+
+@test "a configuration file its group may change: its runtime-path is not run, not even for a container asking for no GPU" {
+        local d=$T/p
+        mkdir -p "$d/etc"
+        # the program a member of the file's group would have root run
+        printf '#!/bin/sh\ntouch "%s"\n' "$d/ran" >"$d/evil"
+        chmod 0755 "$d/evil"
+        jq -n --arg rt "$d/evil" --arg log "$T/runtime.log" '{"runtime-path": $rt, "log-file": $log}' \
+                >"$d/etc/config.json"
+        chmod 0664 "$d/etc/config.json"
+        # no GPU asked for: the launcher's pass-through reads the file too
+        rt_bundle "$d/b" true
+        run "$RT_SHIM" --amd-config="$d/etc/config.json" create --bundle "$d/b" pass1
+        [ "$status" -eq 1 ]
+        [ "$output" = "amd-container-runtime: configuration file: $d/etc/config.json is not trusted: it is writable by its group (mode 0664)" ]
+        [ ! -e "$d/ran" ]
+        run "$RT_SHIM" --amd-config="$d/etc/config.json" delete pass1
+        [ "$status" -eq 1 ]
+        [ ! -e "$d/ran" ]
+        # trusted again: the same file's runtime-path is the low-level runtime
+        chmod 0644 "$d/etc/config.json"
+        run "$RT_SHIM" --amd-config="$d/etc/config.json" create --bundle "$d/b" pass1
+        [ "$status" -eq 0 ]
+        [ -e "$d/ran" ]
+}
+
+@test "a FIFO at log-file or at the engine's --log: never waited on; one line on stderr, and the create goes on" {
+        local d=$T/l
+        mkdir -p "$d"
+        mkfifo "$d/runtime.log" "$d/log.json"
+        printf '#!/bin/sh\nexit 0\n' >"$d/low-level"
+        chmod 755 "$d/low-level"
+        jq -n --arg p "$RT_PROFILES/seed-4xmi210.json" --arg log "$d/runtime.log" --arg rt "$d/low-level" \
+                --arg s "$STATE" '{"profile": $p, "log-file": $log, "runtime-path": $rt, "state-dir": $s}' >"$d/toolkit.json"
+        rt_bundle "$d/b" true
+        rt_spec_env "$d/b" AMD_VISIBLE_DEVICES=1
+        # our log: a container given GPUs (a line logged) starts as without it
+        within 20 "$RT_SHIM" --amd-config="$d/toolkit.json" create --bundle "$d/b" log1
+        [ "$status" -eq 0 ]
+        [ "$output" = "amd-container-runtime: warning: $d/runtime.log is a FIFO, not a regular file: not written (config key log-file); going on without the log" ]
+        [ "$(jq -c '[.linux.devices[].path]' "$d/b/config.json")" = '["/dev/dri/card3","/dev/dri/renderD131","/dev/kfd"]' ]
+        # the engine's --log, where an error goes: the error still said, on stderr
+        rt_bundle "$d/c" true
+        rt_spec_env "$d/c" AMD_VISIBLE_DEVICES=9
+        jq '."log-file" = "/dev/null"' "$d/toolkit.json" >"$d/quiet.json"
+        within 20 "$RT_SHIM" --amd-config="$d/quiet.json" --log "$d/log.json" --log-format json create --bundle "$d/c" log2
+        [ "$status" -eq 1 ]
+        [ "${lines[0]}" = "amd-container-runtime: AMD_VISIBLE_DEVICES: GPU 9 does not exist (this host has GPUs 0-3)" ]
+        [ "${lines[1]}" = "amd-container-runtime: warning: $d/log.json is a FIFO, not a regular file: not written (the low-level runtime's --log)" ]
+        [ "${#lines[@]}" -eq 2 ]
 }

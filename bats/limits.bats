@@ -21,13 +21,23 @@ setup() {
                 "$(ctk_host seed-4xmi210)" "$T/runtime.log" >"$CFG"
 }
 
-teardown() { fakefs_teardown; }
+teardown() {
+        local id
+        for id in $(runc --root "$T/state" list -q 2>/dev/null); do
+                runc --root "$T/state" delete -f "$id" >/dev/null 2>&1 || true
+        done
+        fakefs_teardown
+}
 
 # bounded CMD...: runs CMD with at most 30 s and 1 GiB of address space;
 # $status, $output and $MAXRSS (KiB) as it ends.
-bounded() {
+bounded() { bounded_in 1048576 "$@"; }
+# bounded_in KIB CMD...: the same with KIB of address space.
+bounded_in() {
+        local kib=$1
+        shift
         run --separate-stderr /usr/bin/time -f '%M' -o "$T/rss" timeout 30 \
-                sh -c 'ulimit -v 1048576 && exec "$@"' bounded "$@"
+                sh -c 'ulimit -v "$0" && exec "$@"' "$kib" "$@"
         MAXRSS=$(tail -n 1 "$T/rss")
         [ "$status" -lt 124 ] || {
                 echo "timed out or killed (status $status)" >&2
@@ -156,3 +166,98 @@ with open(out, "w") as f:
         [ "${lines[0]}" = "Found 5 CDI devices in $T/cdi" ]
         [ "$(grep -c 'spec skipped' <<<"$stderr")" -eq 2 ]
 }
+
+# big_env FILE N: the template's config.json with AMD_VISIBLE_DEVICES=0 and
+# N more one-character environment entries, written as they come (no copy
+# of the whole in memory)
+big_env() {
+        python3 -c '
+import json, sys
+s = json.load(open(sys.argv[1]))
+s["process"]["env"] = ["AMD_VISIBLE_DEVICES=0", "@"]
+head, tail = json.dumps(s).split("\"@\"")
+n = int(sys.argv[3])
+with open(sys.argv[2], "w") as f:
+    f.write(head)
+    chunk = ",".join(["\"a\""] * 1000000)
+    for i in range(n // 1000000):
+        f.write(chunk if i == 0 else "," + chunk)
+    f.write(tail)' "$TEMPLATE/config.json" "$1" "$2"
+}
+
+@test "30 million one-character environment entries (120 MB): refused before anything is built, in 256 MiB" {
+        cp -a "$TEMPLATE" "$T/b"
+        big_env "$T/b/config.json" 30000000
+        [ "$(stat -c %s "$T/b/config.json")" -gt 120000000 ]
+        cp "$T/b/config.json" "$T/before.json"
+        # (the address space the runtime may have: a 3 GB parse would fail another way)
+        bounded_in 262144 "$RT_SHIM" --amd-config="$CFG" create --bundle "$T/b" env30m
+        [ "$status" -eq 1 ]
+        [ "$stderr" = "amd-container-runtime: invalid container spec: $T/b/config.json: process.env has more than 1048576 entries, the most a spec may have: refused" ]
+        echo "peak RSS: $MAXRSS KiB"
+        [ "$MAXRSS" -lt 262144 ]
+        cmp "$T/b/config.json" "$T/before.json"
+        grep -q "level=ERROR.*process.env has more than 1048576 entries" "$T/runtime.log"
+}
+
+# caps_bundle DIR ENV ANNOTATIONS MOUNTS DEVICES HOOKS: a bundle whose
+# process shows what it got, asking for GPU 1, with that many environment
+# entries, annotations, mounts (distinct directories under /mnt), device
+# nodes and cgroup rules (/dev/null's numbers), and hooks (/bin/true, half
+# createRuntime, half poststop); 0 leaves the template's
+caps_bundle() {
+        rt_bundle "$1" sh -c 'echo "env=$(env | grep -c ^X=) mounts=$(grep -c " /mnt/" /proc/self/mountinfo) devices=$(ls /dev/c 2>/dev/null | wc -l)"; ls /dev/dri'
+        mkdir -p "$1.src" "$1/rootfs/mnt"
+        python3 -c '
+import json, sys
+path, src = sys.argv[1], sys.argv[2]
+env, ann, mounts, devices, hooks = (int(a) for a in sys.argv[3:8])
+s = json.load(open(path))
+s["process"]["env"] += ["AMD_VISIBLE_DEVICES=1"]
+s["process"]["env"] += ["X=1"] * (env - len(s["process"]["env"]))
+if ann:
+    s["annotations"] = {"a%d" % i: "" for i in range(ann)}
+s["mounts"] += [{"destination": "/mnt/%d" % i, "type": "bind", "source": src, "options": ["bind"]}
+                for i in range(max(0, mounts - len(s["mounts"])))]
+if devices:
+    s["linux"]["devices"] = [{"path": "/dev/c/%d" % i, "type": "c", "major": 1, "minor": 3} for i in range(devices)]
+    rules = s["linux"]["resources"]["devices"]
+    rules += [{"allow": True, "type": "c", "major": 1, "minor": 3, "access": "rwm"}] * (devices - len(rules))
+if hooks:
+    s["hooks"] = {"createRuntime": [{"path": "/bin/true"}] * (hooks // 2),
+                  "poststop": [{"path": "/bin/true"}] * (hooks - hooks // 2)}
+json.dump(s, open(path, "w"))' "$1/config.json" "$1.src" "$2" "$3" "$4" "$5" "$6"
+}
+
+# run_at_caps BUNDLE: runs it through the runtime and runc
+run_at_caps() {
+        jq --arg log "$T/runtime.log" '{"profile": .profile, "log-file": $log}' "$CFG" >"$T/runc.json"
+        run --separate-stderr "$RT_SHIM" --amd-config="$T/runc.json" --root "$T/state" run --bundle "$1" "$2"
+        echo "$output"
+        echo "$stderr"
+}
+
+@test "bundles at every count cap: env, annotations, mounts, devices and cgroup rules at once; hooks: the container starts with its GPU" {
+        # (runc's own time is most of this test's: some 60 s for 65,536 mounts and
+        # 1,048,576 annotations; with 1,024 hooks as well, each hook reading a
+        # state of those annotations, it took runc more than 15 minutes)
+        caps_bundle "$T/b" 1048576 1048576 65536 65536 0
+        [ "$(jq '.process.env | length' "$T/b/config.json")" -eq 1048576 ]
+        [ "$(jq '.annotations | length' "$T/b/config.json")" -eq 1048576 ]
+        [ "$(jq '.mounts | length' "$T/b/config.json")" -eq 65536 ]
+        [ "$(jq '.linux.devices | length' "$T/b/config.json")" -eq 65536 ]
+        [ "$(jq '.linux.resources.devices | length' "$T/b/config.json")" -eq 65536 ]
+        run_at_caps "$T/b" at-caps
+        [ "$status" -eq 0 ]
+        [ "${lines[0]}" = "env=1 mounts=65529 devices=65536" ] # (runc keeps the last of a repeated name)
+        [ "${lines[1]}" = card3 ]
+        [ "${lines[2]}" = renderD131 ]
+        grep -q "container at-caps: GPUs 1: added 3 device nodes" "$T/runtime.log"
+        caps_bundle "$T/h" 0 0 0 0 1024
+        [ "$(jq '[.hooks[] | length] | add' "$T/h/config.json")" -eq 1024 ]
+        run_at_caps "$T/h" at-hook-cap
+        [ "$status" -eq 0 ]
+        [ "${lines[1]}" = card3 ]
+        grep -q "container at-hook-cap: GPUs 1: added 3 device nodes" "$T/runtime.log"
+}
+

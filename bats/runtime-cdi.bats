@@ -80,6 +80,14 @@ teardown() { rt_cdi_teardown; }
         run shim run --bundle "$B" "$ID"
         [ "$status" -eq 1 ]
         [[ "$output" == *"example.com/nic=eth0: $CDI/nic.json would give it, but was skipped: $CDI/nic.json:1:"*"missing required key \"containerEdits\""* ]]
+        # no spec of the kind in either directory
+        rm "$CDI/nic.json"
+        mkdir -p "$T/run-cdi"
+        config profile "$RT_PROFILES/$SEED.json" "$(jq -n --arg c "$CDI" --arg r "$T/run-cdi" \
+                '{"cdi-spec-dirs": [$c, $r], "cdi-kinds": ["amd.com/gpu", "example.com/nic"]}')"
+        run shim run --bundle "$B" "$ID"
+        [ "$status" -eq 1 ]
+        [ "$output" = "amd-container-runtime: AMD_VISIBLE_DEVICES: example.com/nic=eth0: no CDI spec in $CDI, $T/run-cdi has kind example.com/nic" ]
 }
 
 @test "mode legacy: a CDI name is an error saying so; annotations are not read; plain tokens as before" {
@@ -168,8 +176,15 @@ teardown() { rt_cdi_teardown; }
         cmp "$T/before.json" "$B/config.json"
         cmp "$T/spec-before.json" "$CDI/amd.json"
 
-        # with the refresh: regenerated under the lock, then applied (GPU 1 is GPU 0's 2nd partition now)
+        # with the refresh: its lock's directory (state-dir) root's alone, or nothing is regenerated
         config root "$FAKEFS_MNT" '{"mode": "cdi", "cdi-refresh-on-stale": true}'
+        mkdir -m 0770 "$T/state"
+        create "$B" "$ID"
+        [ "$status" -eq 1 ]
+        [ "$output" = "amd-container-runtime: mode cdi: GPU Tracker state directory $T/state is not trusted: it is writable by its group (mode 0770): refused (chown root:root $T/state; chmod 0700 $T/state)" ]
+        cmp "$T/spec-before.json" "$CDI/amd.json"
+        chmod 0700 "$T/state"
+        # regenerated under the lock, then applied (GPU 1 is GPU 0's 2nd partition now)
         create "$B" "$ID"
         [ "$status" -eq 0 ]
         [ "$(jq '.devices | length' "$CDI/amd.json")" -eq 16 ] # 15 partitions and GPUs, all

@@ -217,10 +217,11 @@ amd-ctk: $CFG:2:3: \"node-generic-resources\" must be an array of \"KIND=VALUE\"
         swarm --swarm-resources --swarm-resource-ids index
         [ "$status" -eq 0 ]
         # the record (which names the file root rewrites) is refused in a
-        # state directory every user may write to; the file stays as it was
-        chmod 0777 "$DIR/state"
+        # state directory another user may write to (its group, here); the
+        # file stays as it was
+        chmod 0770 "$DIR/state"
         cp "$CFG" "$DIR/before"
-        why="GPU Tracker state directory $DIR/state is writable by every user: refused (chmod o-w $DIR/state, or set state-dir to a directory only root can write)"
+        why="GPU Tracker state directory $DIR/state is not trusted: it is writable by its group (mode 0770): refused (chown root:root $DIR/state; chmod 0700 $DIR/state)"
         swarm --swarm-resources --swarm-resource-ids index
         [ "$status" -eq 1 ]
         [ "${lines[-1]}" = "amd-ctk: cannot record the Swarm resources written: $why" ] || { echo "$output"; false; }

@@ -322,6 +322,37 @@ EOF
         [ "$(dir_listing | tr '\n' ' ')" = "daemon.json real.json real.json.bak " ]
 }
 
+@test "daemon.json a link to a file elsewhere: that file edited, its .bak beside it; someone else's link, or a target others may change: refused" {
+        mkdir -p "$BATS_TEST_TMPDIR/etc/docker"
+        real=$BATS_TEST_TMPDIR/etc/docker/daemon.json
+        printf '{}\n' >"$real"
+        ln -s "$real" "$CFG"
+        configure
+        [ "$status" -eq 0 ]
+        expect_file "$real" <<<"$fresh_config"
+        [ "$(cat "$real.bak")" = "{}" ]
+        [ "$(dir_listing)" = daemon.json ] # nothing beside the link
+        # the link someone else's: it could lead anywhere
+        printf '{}\n' >"$real"
+        rm "$real.bak"
+        chown -h 65534:65534 "$CFG"
+        cp "$real" "$BATS_TEST_TMPDIR/orig"
+        configure
+        [ "$status" -eq 1 ]
+        [ "$output" = "amd-ctk: $CFG is not trusted: the symbolic link is owned by uid 65534, not root: not written" ]
+        cmp "$real" "$BATS_TEST_TMPDIR/orig"
+        [ ! -e "$real.bak" ]
+        # root's link, to a directory every user may write to
+        chown -h 0:0 "$CFG"
+        chmod 0777 "$BATS_TEST_TMPDIR/etc/docker"
+        configure
+        [ "$status" -eq 1 ]
+        [ "$output" = "amd-ctk: $CFG is not trusted: its target's directory $BATS_TEST_TMPDIR/etc/docker is writable by every user (mode 0777): not written" ]
+        cmp "$real" "$BATS_TEST_TMPDIR/orig"
+        [ ! -e "$real.bak" ]
+        chmod 0755 "$BATS_TEST_TMPDIR/etc/docker"
+}
+
 # Error cases: exit 1, one line on stderr naming the file, the file byte-identical, no backup, no leftovers.
 expect_untouched() {
         local want_msg=$1

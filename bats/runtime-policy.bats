@@ -17,9 +17,13 @@ export BATS_TEST_TIMEOUT=${BATS_TEST_TIMEOUT:-180}
 
 setup_file() { rt_cdi_setup_file; }
 setup() { rt_cdi_setup; }
-teardown() { rt_cdi_teardown; }
+teardown() {
+        rt_cdi_teardown
+        [ -z "${UNS:-}" ] || rm -rf "$UNS"
+}
 
-IGNORED="AMD_VISIBLE_DEVICES and DOCKER_RESOURCE_* ignored: the container is not privileged (CAP_SYS_ADMIN is not in its bounding set) and accept-visible-devices-envvar-when-unprivileged is false"
+IGNORED="AMD_VISIBLE_DEVICES and DOCKER_RESOURCE_* ignored: the container is unprivileged: CAP_SYS_ADMIN is not in its bounding set, and accept-visible-devices-envvar-when-unprivileged is false"
+IGNORED_USERNS="AMD_VISIBLE_DEVICES and DOCKER_RESOURCE_* ignored: the container is unprivileged: user namespace (its CAP_SYS_ADMIN is not the host's), and accept-visible-devices-envvar-when-unprivileged is false"
 
 # fresh BUNDLE-EDIT...: the template bundle again, with the jq edits given
 fresh() {
@@ -28,6 +32,19 @@ fresh() {
         for e in "$@"; do rt_spec_edit "$B" "$e"; done
 }
 privileged='.process.capabilities.bounding += ["CAP_SYS_ADMIN"]'
+
+# runs_without_gpus LINE: the container of $B runs with no GPU node, its
+# spec unwritten, and the log says LINE once
+runs_without_gpus() {
+        cp "$B/config.json" "$T/before.json"
+        : >"$T/runtime.log"
+        run_container
+        [ "$status" -eq 0 ]
+        [[ "$output" == *"/dev/dri: No such file or directory"* ]]
+        [[ "$output" == *"/dev/kfd: No such file or directory"* ]]
+        cmp "$T/before.json" "$B/config.json" # nothing written
+        [ "$(grep -cF "container $ID: $1" "$T/runtime.log")" -eq 1 ]
+}
 
 @test "unprivileged containers: the variables ignored with one log line when the key is false; privileged ones and annotations unaffected" {
         # the default: the variables count in any container (Docker's documented way)
@@ -41,14 +58,7 @@ privileged='.process.capabilities.bounding += ["CAP_SYS_ADMIN"]'
         for v in AMD_VISIBLE_DEVICES=1 AMD_VISIBLE_DEVICES=all DOCKER_RESOURCE_GPU=1 DOCKER_RESOURCE_AMD_GPU=gpu1 \
                 AMD_VISIBLE_DEVICES=amd.com/gpu=1 AMD_VISIBLE_DEVICES=9; do
                 fresh ".process.env += [\"$v\"]"
-                cp "$B/config.json" "$T/before.json"
-                : >"$T/runtime.log"
-                run_container
-                [ "$status" -eq 0 ]
-                [[ "$output" == *"/dev/dri: No such file or directory"* ]]
-                [[ "$output" == *"/dev/kfd: No such file or directory"* ]]
-                cmp "$T/before.json" "$B/config.json" # nothing written
-                [ "$(grep -cF "container $ID: $IGNORED" "$T/runtime.log")" -eq 1 ]
+                runs_without_gpus "$IGNORED"
         done
         # a privileged container gets its GPUs
         fresh '.process.env += ["AMD_VISIBLE_DEVICES=1"]' "$privileged"
@@ -68,6 +78,47 @@ privileged='.process.capabilities.bounding += ["CAP_SYS_ADMIN"]'
         run_container
         [ "$status" -eq 0 ]
         ! grep -q "ignored" "$T/runtime.log"
+}
+
+# a user namespace of the container's own: root and the first 65536 ids
+# mapped from 200000 (podman --userns=auto, a pod with hostUsers: false)
+userns='.linux.namespaces += [{"type": "user"}] | .linux.uidMappings = [{"containerID": 0, "hostID": 200000, "size": 65536}] | .linux.gidMappings = .linux.uidMappings'
+
+@test "CAP_SYS_ADMIN in a user namespace of its own is not privileged: the variables ignored, the log says why" {
+        # (a bundle its namespace's root, host uid 200000, can reach)
+        UNS=$(mktemp -d /tmp/ctk-policy-userns.XXXXXX)
+        chmod 755 "$UNS"
+        cp -a "$TEMPLATE" "$UNS/template"
+        TEMPLATE=$UNS/template
+        B=$UNS/bundle
+        cp -a "$TEMPLATE" "$B"
+        config profile "$RT_PROFILES/$SEED.json" '{"accept-visible-devices-envvar-when-unprivileged": false}'
+        for v in AMD_VISIBLE_DEVICES=all AMD_VISIBLE_DEVICES=1 DOCKER_RESOURCE_GPU=1; do
+                fresh ".process.env += [\"$v\"]" "$privileged" "$userns"
+                runs_without_gpus "$IGNORED_USERNS"
+        done
+        # mappings alone (a user namespace runc makes from them) count the same
+        fresh '.process.env += ["AMD_VISIBLE_DEVICES=1"]' "$privileged" "$userns" \
+                '.linux.namespaces |= map(select(.type != "user"))'
+        : >"$T/runtime.log"
+        create "$B" "$ID"
+        shim delete -f "$ID"
+        grep -qF "container $ID: $IGNORED_USERNS" "$T/runtime.log"
+        # the same container without its user namespace: privileged, its GPU given
+        fresh '.process.env += ["AMD_VISIBLE_DEVICES=1"]' "$privileged"
+        run_container
+        [ "$status" -eq 0 ]
+        [ "$(ls_nodes <<<"$output")" = "$(gpu1_nodes)" ]
+        # by default the variables count in any container, a user namespace or not
+        config profile "$RT_PROFILES/$SEED.json"
+        # (the spec's nodes: runc would bind-mount them from this host, which has none)
+        fresh '.process.env += ["AMD_VISIBLE_DEVICES=1"]' "$userns"
+        printf '#!/bin/sh\nexit 0\n' >"$T/low-level"
+        chmod 755 "$T/low-level"
+        config profile "$RT_PROFILES/$SEED.json" "$(jq -n --arg rt "$T/low-level" '{"runtime-path": $rt}')"
+        create "$B" "$ID"
+        [ "$status" -eq 0 ]
+        [ "$(jq -c '[.linux.devices[].path]' "$B/config.json")" = '["/dev/dri/card3","/dev/dri/renderD131","/dev/kfd"]' ]
 }
 
 @test "cdi-annotation-prefixes: the configured prefix requests devices, the others do not; [] turns annotations off" {
@@ -126,10 +177,13 @@ nvidia_spec() {
                 run --separate-stderr shim run --bundle "$B" "$ID"
                 [ "$status" -eq 1 ]
                 [ "${#stderr_lines[@]}" -eq 1 ]
-                [[ "$stderr" == "amd-container-runtime: "*"'nvidia.com/gpu=all' is a CDI device of kind nvidia.com/gpu, which this runtime does not resolve (config key cdi-kinds: amd.com/gpu); add the kind to cdi-kinds, or \"*\" for any kind" ]]
+                [[ "$stderr" == "amd-container-runtime: "*"'nvidia.com/gpu=all' is a CDI device of kind nvidia.com/gpu, which this runtime does not resolve (config key cdi-kinds: amd.com/gpu); add the kind to cdi-kinds, or [\"*\"] for any kind" ]]
                 cmp "$T/before.json" "$B/config.json"
         done
         [[ "$stderr" == "amd-container-runtime: annotation cdi.k8s.io/nvidia.com_gpu: "* ]]
+        fresh '.process.env += ["AMD_VISIBLE_DEVICES=nvidia.com/gpu=all"]'
+        run --separate-stderr shim run --bundle "$B" "$ID"
+        [ "$stderr" = "amd-container-runtime: AMD_VISIBLE_DEVICES: 'nvidia.com/gpu=all' is a CDI device of kind nvidia.com/gpu, which this runtime does not resolve (config key cdi-kinds: amd.com/gpu); add the kind to cdi-kinds, or [\"*\"] for any kind" ]
         # mode cdi refuses them too (plain tokens become our own names, which stay ours)
         config root "$SEED_HOST" '{"mode": "cdi"}'
         fresh '.process.env += ["AMD_VISIBLE_DEVICES=1,example.com/nic=eth0"]'

@@ -336,12 +336,24 @@ EOS
         rt_config "$CFG" runtime-path "$T/runc" log-file /dev/null
         run "$RT_SHIM" list
         [ "$status" -eq 1 ]
-        [[ "$output" == *"is amd-container-runtime itself"* ]]
+        [ "$output" = "amd-container-runtime: runtime-path $T/runc is amd-container-runtime itself; set it to runc or crun" ]
         # Found first on PATH under the name runc: skipped for the real runc.
         rt_config "$CFG" log-file /dev/null
         PATH="$T:$PATH" run "$RT_SHIM" --root "$STATE" list
         [ "$status" -eq 0 ]
         [[ "$output" == ID* ]]
+}
+
+@test "no runc nor crun on PATH or in the standard directories: one line saying where it looked" {
+        rt_config "$CFG" log-file /dev/null
+        # (the standard directories emptied in a mount namespace of the test's own)
+        run unshare -m --propagation private sh -c 'for d in /usr/local/sbin /usr/local/bin /usr/sbin /usr/bin; do
+                mount -t tmpfs -o size=64k none "$d" || exit 9; done; PATH=/nonexistent exec "$0" list' "$RT_SHIM"
+        [ "$status" -eq 1 ]
+        [ "$output" = "amd-container-runtime: no low-level runtime found: neither runc nor crun is on PATH nor in /usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin; set runtime-path in the configuration file" ]
+        # on PATH, or only in a standard directory: found
+        PATH=/nonexistent run "$RT_SHIM" --root "$STATE" list
+        [ "$status" -eq 0 ]
 }
 
 @test "--version: our line first, then runc's (docker info keeps runc's version and commit)" {

@@ -17,18 +17,24 @@
 #include "core/json/json.h"
 #include "core/engines/engines.h"
 
-/* The file to edit: a symbolic link is followed so that the link survives. */
-static int resolve_target(const char *path, char **out, struct ctk_error **err)
+/* The file to edit: a symbolic link is followed so that the link survives
+ * (the link root's, its target's path trusted as the file's own). */
+static int resolve_target(const char *path, bool mkdir, char **out, struct ctk_error **err)
 {
-        struct stat st;
-        if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
-                char *real = realpath(path, NULL);
-                if (real == NULL)
-                        return ctk_error_errno(err, errno, "cannot follow the symbolic link %s", CTK_CUT(path));
-                *out = real;
-                return 0;
+        _cleanup_trust_walk_ struct ctk_trust_walk w;
+        _cleanup_error_ struct ctk_error *e = NULL;
+        if (ctk_trust_walk(path, CTK_TRUST_FOLLOW | (mkdir ? CTK_TRUST_MKDIR : 0), &w, &e) < 0) {
+                if (e->code == ENOENT && !mkdir) { /* nothing there to edit */
+                        *out = strdup(path);
+                        return *out != NULL ? 0 : ctk_error_set(err, ENOMEM, "out of memory");
+                }
+                ctk_error_set_msg(err, e->code, e->msg);
+                return ctk_error_suffix(err, ": not written");
         }
-        *out = strdup(path);
+        if (!w.via_link)
+                *out = strdup(path);
+        else
+                *out = ctk_str_concat(w.dir, strcmp(w.dir, "/") == 0 ? "" : "/", w.name);
         return *out != NULL ? 0 : ctk_error_set(err, ENOMEM, "out of memory");
 }
 
@@ -104,10 +110,12 @@ int ctk_runtime_config_save(const char *path, const struct loaded *old, const ch
                 _cleanup_free_ char *bak = NULL;
                 if (asprintf(&bak, "%s.bak", path) < 0)
                         return ctk_error_set(err, ENOMEM, "out of memory");
-                if (ctk_file_write_atomic_as(bak, old->text, old->len, old->mode, old->uid, old->gid, 0, err) < 0)
+                if (ctk_file_write_atomic_as(bak, old->text, old->len, old->mode, old->uid, old->gid, CTK_WRITE_TRUSTED,
+                                             err) < 0)
                         return ctk_error_prefix(err, "cannot keep the previous configuration");
         }
-        if (ctk_file_write_atomic(path, text, strlen(text), old->text != NULL ? old->mode : NEW_FILE_MODE, err) < 0)
+        if (ctk_file_write_atomic_flags(path, text, strlen(text), old->text != NULL ? old->mode : NEW_FILE_MODE,
+                                        CTK_WRITE_TRUSTED, err) < 0)
                 return ctk_error_prefix(err, "failed to save the config");
         return 0;
 }
@@ -150,17 +158,14 @@ static int configure_docker(struct ctk_cli *cli, struct configure_opts *o, struc
                 if (r != 0)
                         return r < 0 ? ctk_cli_fail(err) : 0;
         }
-        _cleanup_free_ char *path = NULL;
-        if (resolve_target(o->config_path, &path, &err) < 0)
-                return ctk_cli_fail(err);
-
         /* Only adding creates missing directories; without them there is
          * nothing to remove or unset (and nothing to lock). */
         bool adding = !o->remove && !o->unset_default && !o->swarm_refresh;
+        _cleanup_free_ char *path = NULL;
+        if (resolve_target(o->config_path, adding && !o->dry_run, &path, &err) < 0)
+                return ctk_cli_fail(err);
         __attribute__((cleanup(edit_lock_release))) struct edit_lock lock = {.fd = -1};
         if (!o->dry_run) {
-                if (adding && ctk_mkdir_parent(path, 0755, &err) < 0)
-                        return ctk_cli_fail(err);
                 if (lock_edit(path, &lock, &err) < 0) {
                         if (adding || err->code != ENOENT)
                                 return ctk_cli_fail(err);

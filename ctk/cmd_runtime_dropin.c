@@ -93,12 +93,12 @@ static int check_imports(const struct configure_opts *o, const struct imports_ed
 {
         if (e->edited == NULL || o->dry_run)
                 return 0;
-        if (ctk_file_write_check(o->containerd_config, err) < 0)
+        if (ctk_file_write_check(o->containerd_config, CTK_WRITE_TRUSTED, err) < 0)
                 return -1;
         _cleanup_free_ char *bak = NULL;
         if (e->main_cfg.text != NULL && asprintf(&bak, "%s.bak", o->containerd_config) < 0)
                 return ctk_error_set(err, ENOMEM, "out of memory");
-        return bak != NULL ? ctk_file_write_check(bak, err) : 0;
+        return bak != NULL ? ctk_file_write_check(bak, CTK_WRITE_TRUSTED, err) : 0;
 }
 
 static int apply_imports(const struct configure_opts *o, bool add, const struct imports_edit *e, struct ctk_error **err)
@@ -106,7 +106,7 @@ static int apply_imports(const struct configure_opts *o, bool add, const struct 
         if (e->edited == NULL)
                 return 0;
         const char *verb = o->dry_run ? (add ? "Would add" : "Would remove") : (add ? "Added" : "Removed");
-        if (!o->dry_run && ((add && ctk_mkdir_parent(o->containerd_config, 0755, err) < 0) ||
+        if (!o->dry_run && ((add && ctk_trust_mkdir_parent(o->containerd_config, 0, err) < 0) ||
                             ctk_runtime_config_save(o->containerd_config, &e->main_cfg, e->edited, err) < 0))
                 return -1;
         printf("%s %s %s the imports of %s\n", verb, o->config_path, add ? "to" : "from", o->containerd_config);
@@ -153,7 +153,7 @@ int ctk_runtime_configure_dropin(const struct configure_opts *o)
 {
         _cleanup_error_ struct ctk_error *err = NULL;
         struct loaded old = {0};
-        if (ctk_file_dir_check(o->config_path, &err) < 0 || ctk_runtime_config_load(o->config_path, &old, &err) < 0)
+        if (ctk_runtime_config_load(o->config_path, &old, &err) < 0)
                 return ctk_cli_fail(err);
         _cleanup_free_ char *old_text = old.text;
         if (old_text != NULL && !ctk_dropin_is_ours(old_text, old.len)) {
@@ -163,6 +163,9 @@ int ctk_runtime_configure_dropin(const struct configure_opts *o)
                               CTK_CUT(o->config_path), o->remove ? "removed" : "replaced");
                 return ctk_cli_fail(err);
         }
+        /* neither written nor removed through a link or a directory another user may change */
+        if (!o->dry_run && ctk_file_write_check(o->config_path, CTK_WRITE_NO_LINKS, &err) < 0)
+                return ctk_cli_fail(err);
         if (o->remove) {
                 if (remove_dropin(o, &old, &err) < 0)
                         return ctk_cli_fail(err);
@@ -204,9 +207,9 @@ int ctk_runtime_configure_dropin(const struct configure_opts *o)
         bool same = old_text != NULL && strcmp(old_text, text) == 0 && old.mode == mode;
         /* the drop-in first: config.toml never imports a file that is not there */
         if (!same) {
-                if (ctk_mkdir_parent(o->config_path, 0755, &err) < 0 ||
+                if (ctk_trust_mkdir_parent(o->config_path, CTK_TRUST_NO_LINKS, &err) < 0 ||
                     ctk_file_write_atomic_flags(o->config_path, text, strlen(text), mode,
-                                                CTK_WRITE_FORCE_MODE | CTK_WRITE_REAL_DIR, &err) < 0)
+                                                CTK_WRITE_FORCE_MODE | CTK_WRITE_NO_LINKS, &err) < 0)
                         return ctk_cli_fail(err);
                 printf("Wrote %s\n", o->config_path);
         }

@@ -47,12 +47,12 @@ static int bad_record(const char *path, const char *what, struct ctk_error **err
 }
 
 /* The record names the file that root rewrites: it is kept only in a state
- * directory that not every user may write to (as the tracker's state). */
-static int check_dir(const struct swarm_plan *p, bool missing_ok, struct ctk_error **err)
+ * directory root's alone, as the tracker's state (a missing one: no record). */
+static int check_dir(const struct swarm_plan *p, struct ctk_error **err)
 {
         if (ctk_tracker_dir_check(p->state_dir, err) == 0)
                 return 0;
-        if (missing_ok && (*err)->code == ENOENT) {
+        if ((*err)->code == ENOENT) {
                 ctk_error_free(ctk_steal(err));
                 return 0;
         }
@@ -63,7 +63,7 @@ static int check_dir(const struct swarm_plan *p, bool missing_ok, struct ctk_err
 static int read_record(struct swarm_plan *p, bool *found, struct ctk_error **err)
 {
         *found = false;
-        if (check_dir(p, true, err) < 0)
+        if (check_dir(p, err) < 0)
                 return ctk_error_prefix(err, "cannot read the Swarm resources' record");
         _cleanup_free_ char *text = NULL;
         size_t len;
@@ -194,8 +194,9 @@ int ctk_runtime_swarm_record(const struct configure_opts *o, const struct swarm_
         _cleanup_free_ char *line = NULL;
         if (text == NULL || asprintf(&line, "%s\n", text) < 0)
                 return ctk_error_set(err, ENOMEM, "out of memory");
-        if (ctk_mkdir_parent(p->record, 0755, err) < 0 || check_dir(p, false, err) < 0 ||
-            ctk_file_write_atomic_mode(p->record, line, strlen(line), 0644, err) < 0)
+        if (ctk_tracker_dir_make(p->state_dir, err) < 0 ||
+            ctk_file_write_atomic_flags(p->record, line, strlen(line), 0644, CTK_WRITE_FORCE_MODE | CTK_WRITE_TRUSTED,
+                                        err) < 0)
                 return ctk_error_prefix(err, "cannot record the Swarm resources written");
         return 0;
 }

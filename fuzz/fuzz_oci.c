@@ -6,7 +6,11 @@
  * takes first (rt_spec_may_request_gpus, on the raw text): a spec
  * whose environment names a selection variable, however JSON spells it,
  * is never taken for one that asks for no GPU.  And what runc takes that
- * jansson cannot hold (\u0000, uint64, 1e400, ...) comes back as it was. */
+ * jansson cannot hold (\u0000, uint64, 1e400, ...) comes back as it was.
+ * And the count caps, small here: what the count over the bytes lets
+ * through is within them in the document jansson builds (so what the
+ * runtime builds is bounded by count); without a duplicated key, it
+ * refuses exactly the specs over one. */
 #include "fuzz.h"
 
 #include "core/base/base.h"
@@ -48,6 +52,58 @@ static void check_literals(const char *text, size_t size, const json_t *spec, co
         FUZZ_ASSERT(want != NULL && strlen(want) + 1 == len && memcmp(out, want, len - 1) == 0);
 }
 
+static const struct ctk_oci_caps small_caps = {
+    .env = 3, .annotations = 2, .mounts = 2, .devices = 2, .hooks = 3, .values = 64};
+
+/* Members of an object or elements of an array (what the count counts). */
+static size_t members(const json_t *v)
+{
+        return json_is_array(v) ? json_array_size(v) : json_is_object(v) ? json_object_size(v) : 0;
+}
+
+static size_t values(const json_t *v)
+{
+        size_t n = 1;
+        if (json_is_array(v)) {
+                for (size_t i = 0; i < json_array_size(v); i++)
+                        n += values(json_array_get(v, i));
+        } else if (json_is_object(v)) {
+                const char *k;
+                json_t *m;
+                json_object_foreach((json_t *)v, k, m) n += values(m);
+        }
+        return n;
+}
+
+static bool over_a_cap(const json_t *spec, const struct ctk_oci_caps *c)
+{
+        const json_t *linux_ = json_object_get(spec, "linux"), *hooks = json_object_get(spec, "hooks");
+        size_t nhooks = 0;
+        const char *k;
+        json_t *m;
+        if (json_is_object(hooks))
+                json_object_foreach((json_t *)hooks, k, m) nhooks += members(m);
+        return members(json_object_get(json_object_get(spec, "process"), "env")) > c->env ||
+               members(json_object_get(spec, "annotations")) > c->annotations ||
+               members(json_object_get(spec, "mounts")) > c->mounts ||
+               members(json_object_get(linux_, "devices")) > c->devices ||
+               members(json_object_get(json_object_get(linux_, "resources"), "devices")) > c->devices ||
+               nhooks > c->hooks || values(spec) > c->values;
+}
+
+static void check_counts(const char *text, size_t size, const json_t *spec)
+{
+        struct ctk_error *err = NULL;
+        bool refused = ctk_oci_spec_check_counts(text, size, "c.json", &small_caps, &err) < 0;
+        FUZZ_ASSERT(!refused || (err != NULL && strchr(err->msg, '\n') == NULL));
+        ctk_error_free(err);
+        bool over = over_a_cap(spec, &small_caps);
+        FUZZ_ASSERT(refused || !over);
+        json_error_t jerr;
+        _cleanup_json_ json_t *unique = json_loadb(text, size, JSON_DECODE_ANY | JSON_REJECT_DUPLICATES, &jerr);
+        FUZZ_ASSERT(unique == NULL || refused == over);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
         _cleanup_free_ char *text = fuzz_text(data, size);
@@ -60,6 +116,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 return 0;
         }
         check_literals(text, size, spec, &lits);
+        check_counts(text, size, spec);
         const char **env = NULL;
         size_t nenv = 0;
         if (ctk_oci_env(spec, &env, &nenv, &err) == 0) {

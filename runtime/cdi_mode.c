@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/base/base.h"
+#include "core/tracker/tracker.h"
 #include "job.h"
 #include "policy.h"
 
@@ -153,6 +154,9 @@ static int stale(struct rt_job *j, const char *why, bool again, bool *refreshed,
                                          again ? "still does not match, regenerated," : "does not match");
                 return ctk_error_suffix(err, "; run '%s'%s", CTK_CUT(cmd), CTK_CUT(hint));
         }
+        /* (the lock's directory: root's alone, as the tracker's, which it is) */
+        if (ctk_tracker_dir_make(j->cfg->state_dir, err) < 0)
+                return ctk_error_prefix(err, "mode cdi");
         _cleanup_free_ char *lock = ctk_str_concat(j->cfg->state_dir, "/cdi-refresh.lock", NULL);
         bool written = false;
         if (lock == NULL || rt_job_backend(j, err) < 0 ||

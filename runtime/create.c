@@ -24,12 +24,15 @@
 #include "job.h"
 #include "tracker_glue.h"
 
-/* Whether the GPU tracker may be enabled: its marker file exists (the
- * tracker itself decides; without the marker it reads nothing). */
-static bool tracker_may_be_on(const struct ctk_config *cfg)
+/* Whether the GPU tracker is enabled: its marker file exists, in a state
+ * directory root's alone (else no GPU container starts: whoever could
+ * remove the marker could turn exclusivity off). */
+static int tracker_on(const struct ctk_config *cfg, bool *on, struct ctk_error **err)
 {
         _cleanup_free_ char *marker = ctk_str_concat(cfg->state_dir, "/" CTK_TRACKER_ENABLED_FILE, NULL);
-        return marker == NULL || access(marker, F_OK) == 0 || errno != ENOENT;
+        if (marker == NULL)
+                return ctk_error_set(err, ENOMEM, "out of memory");
+        return ctk_tracker_marker_check(cfg->state_dir, marker, on, err);
 }
 
 static int write_spec(struct rt_job *j, struct ctk_error **err)
@@ -75,7 +78,8 @@ static char *describe(const struct rt_job *j)
 static int inject(struct rt_job *j, struct ctk_error **err)
 {
         struct ctk_selection tracked = {0};
-        if (tracker_may_be_on(j->cfg) && rt_job_tracked_indices(j, &tracked, err) < 0)
+        bool on;
+        if (tracker_on(j->cfg, &on, err) < 0 || (on && rt_job_tracked_indices(j, &tracked, err) < 0))
                 return -1;
         int r = rt_tracker_reserve(j->cfg, j->args, j->runtime, &j->gpus, &tracked, &j->tracked, err);
         ctk_selection_clear(&tracked);

@@ -76,7 +76,8 @@ int rt_lowlevel_find(const char *configured, const char *path_env, const char *s
                 } else {
                         *out = search(configured, path_env, &me, &found_self);
                         if (*out == NULL)
-                                return ctk_error_set(err, ENOENT, "runtime-path %s: not found on PATH%s",
+                                return ctk_error_set(err, ENOENT,
+                                                     "runtime-path %s: not found on PATH nor in " RT_DEFAULT_PATH "%s",
                                                      CTK_CUT(configured), found_self ? " (except this program)" : "");
                 }
                 return *out != NULL ? 0 : ctk_error_set(err, ENOMEM, "out of memory");
@@ -88,8 +89,8 @@ int rt_lowlevel_find(const char *configured, const char *path_env, const char *s
                         return 0;
         }
         return ctk_error_set(err, ENOENT,
-                             "no low-level runtime found: neither runc nor crun is on PATH; "
-                             "set runtime-path in the configuration file");
+                             "no low-level runtime found: neither runc nor crun is on PATH nor in " RT_DEFAULT_PATH
+                             "; set runtime-path in the configuration file");
 }
 
 const char *rt_lowlevel_root(const char *root, const char *runtime)

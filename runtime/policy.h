@@ -10,9 +10,21 @@
 #include "core/base/base.h"
 #include "core/config/config.h"
 
-/* Whether the container is privileged the way NVIDIA's toolkit counts it:
- * CAP_SYS_ADMIN is in process.capabilities.bounding. */
-bool rt_policy_privileged(const json_t *spec);
+/* Whether the container is privileged on the host: CAP_SYS_ADMIN in
+ * process.capabilities.bounding (as NVIDIA's toolkit counts it) and no
+ * user namespace of its own (none in linux.namespaces, no uidMappings nor
+ * gidMappings: in one, CAP_SYS_ADMIN is that namespace's, not the host's:
+ * Kubernetes' hostUsers: false, podman --userns=auto, Docker's
+ * userns-remap).  Else why not. */
+enum rt_privilege {
+        RT_PRIVILEGED,
+        RT_UNPRIVILEGED_USERNS, /* a user namespace of its own */
+        RT_UNPRIVILEGED_CAPS,   /* no CAP_SYS_ADMIN in its bounding set */
+};
+enum rt_privilege rt_policy_privilege(const json_t *spec);
+/* "privileged", "unprivileged: user namespace (...)", "unprivileged:
+ * CAP_SYS_ADMIN is not in its bounding set": for the log. */
+const char *rt_policy_privilege_why(enum rt_privilege p);
 
 /* Whether the selection variables (AMD_VISIBLE_DEVICES, DOCKER_RESOURCE_*)
  * of this container count: always, unless the configuration refuses them

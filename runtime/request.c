@@ -97,10 +97,10 @@ static int refuse_names(const struct ctk_strv *names, const struct ctk_strv *var
 static void drop_variables(struct rt_job *j)
 {
         ctk_log(CTK_LOG_WARNING,
-                "container %s: AMD_VISIBLE_DEVICES and DOCKER_RESOURCE_* ignored: the container is not privileged "
-                "(CAP_SYS_ADMIN is not in its bounding set) and accept-visible-devices-envvar-when-unprivileged is "
-                "false",
-                CTK_CUT(j->args->id != NULL ? j->args->id : "?"));
+                "container %s: AMD_VISIBLE_DEVICES and DOCKER_RESOURCE_* ignored: the container is %s, and "
+                "accept-visible-devices-envvar-when-unprivileged is false",
+                CTK_CUT(j->args->id != NULL ? j->args->id : "?"),
+                rt_policy_privilege_why(rt_policy_privilege(j->spec)));
         j->nenv = 0;
 }
 

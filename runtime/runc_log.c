@@ -1,5 +1,6 @@
 #include "runc_log.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -37,18 +38,24 @@ char *rt_runc_log_line(const char *format, const char *level, const char *msg, c
 void rt_runc_log_error(const struct rt_args *a, const char *msg)
 {
         /* Without --log runc logs to stderr, where the message went already. */
-        if (a->log == NULL || *a->log == '\0' || strcmp(a->log, "/dev/stderr") == 0)
+        if (a->log == NULL || *a->log == '\0' || strcmp(a->log, "/dev/stderr") == 0 ||
+            strcmp(a->log, CTK_LOG_NONE) == 0)
                 return;
         struct timespec ts;
         clock_gettime(CLOCK_REALTIME, &ts);
         char *line = rt_runc_log_line(a->log_format, "error", msg, &ts);
         if (line == NULL)
                 return;
-        int fd = open(a->log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW, 0644);
+        /* (a FIFO there would hold the create for ever: refused, said once) */
+        struct ctk_error *err = NULL;
+        int fd = ctk_file_open_append(a->log, 0644, &err);
         if (fd >= 0) {
                 (void)!write(fd, line, strlen(line));
                 close(fd);
+        } else if (err != NULL && err->code != ENOENT) {
+                fprintf(stderr, "amd-container-runtime: warning: %s (the low-level runtime's --log)\n", err->msg);
         }
+        ctk_error_free(err);
         free(line);
 }
 

@@ -272,7 +272,7 @@ sample() {
                         create --bundle "$b" "$id" >/dev/null 2>>"$tmp/errors" || rc=1
                 failures=$((failures + rc))
                 local wall cpu
-                read -r wall cpu <"$tmp/cpu.out"
+                read -r wall cpu _ <"$tmp/cpu.out"
                 samples[$key]+="$wall "
                 samples[$key-cpu]+="$cpu "
                 return

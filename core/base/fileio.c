@@ -12,6 +12,7 @@
 
 #include "cleanup.h"
 #include "format.h"
+#include "trust.h"
 
 /* The bounded reader: every file the toolkit reads goes through here. */
 
@@ -258,14 +259,6 @@ static int split_path(const char *path, char **dir, const char **base, struct ct
         return 0;
 }
 
-static int dir_is_link(const char *path, const char *dir, struct ctk_error **err)
-{
-        return ctk_error_set(err, ELOOP,
-                             "the directory of %s, %s, is a symbolic link: refused (use the directory it "
-                             "points to)",
-                             CTK_CUT(path), CTK_CUT(dir));
-}
-
 /* What the writer refuses at path (st from lstat): a link, a non-file. */
 static int refuse_target(const char *path, const struct stat *st, struct ctk_error **err)
 {
@@ -277,18 +270,43 @@ static int refuse_target(const char *path, const struct stat *st, struct ctk_err
         return 0;
 }
 
-int ctk_file_dir_check(const char *path, struct ctk_error **err)
+/* The directory path's file goes to: walked as flags say (trust.h) or
+ * opened; *base is the file's name in it. */
+static int open_parent(const char *path, unsigned flags, char **dir, const char **base, struct ctk_error **err)
+{
+        if (split_path(path, dir, base, err) < 0)
+                return -1;
+        if ((flags & (CTK_WRITE_TRUSTED | CTK_WRITE_NO_LINKS)) == 0) {
+                int fd = open(*dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+                return fd >= 0 ? fd : ctk_error_errno(err, errno, "cannot create a temporary file in %s", *dir);
+        }
+        struct ctk_trust_walk w;
+        unsigned walk = (flags & CTK_WRITE_NO_LINKS) != 0 ? CTK_TRUST_NO_LINKS : 0;
+        _cleanup_error_ struct ctk_error *e = NULL;
+        if (ctk_trust_walk(path, walk, &w, &e) < 0) {
+                if (e->code == ENOENT)
+                        return ctk_error_errno(err, ENOENT, "cannot create a temporary file in %s", *dir);
+                ctk_error_set_msg(err, e->code, e->msg);
+                return ctk_error_suffix(err, ": not written");
+        }
+        int fd = ctk_steal_fd(&w.dirfd);
+        ctk_trust_walk_clear(&w);
+        return fd;
+}
+
+int ctk_file_write_check(const char *path, unsigned flags, struct ctk_error **err)
 {
         _cleanup_free_ char *dir = NULL;
         const char *base;
-        if (split_path(path, &dir, &base, err) < 0)
-                return -1;
-        struct stat st;
-        return lstat(dir, &st) == 0 && S_ISLNK(st.st_mode) ? dir_is_link(path, dir, err) : 0;
-}
-
-int ctk_file_write_check(const char *path, struct ctk_error **err)
-{
+        _cleanup_close_ int dirfd = -1;
+        if ((flags & (CTK_WRITE_TRUSTED | CTK_WRITE_NO_LINKS)) != 0) {
+                _cleanup_error_ struct ctk_error *e = NULL;
+                dirfd = open_parent(path, flags, &dir, &base, &e);
+                if (dirfd < 0 && e->code == ENOENT)
+                        return 0; /* (its directory is made first) */
+                if (dirfd < 0)
+                        return ctk_error_set_msg(err, e->code, e->msg);
+        }
         struct stat st;
         if (lstat(path, &st) < 0)
                 return errno == ENOENT ? 0 : ctk_error_errno(err, errno, "cannot write %s", CTK_CUT(path));
@@ -305,16 +323,10 @@ static int write_atomic(const char *path, const void *data, size_t len, const st
 {
         _cleanup_free_ char *dir = NULL;
         const char *base;
-        if (split_path(path, &dir, &base, err) < 0)
-                return -1;
-        bool real_dir = (flags & CTK_WRITE_REAL_DIR) != 0;
-        _cleanup_close_ int dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC | (real_dir ? O_NOFOLLOW : 0));
-        struct stat st;
-        if (dirfd < 0 && real_dir && (errno == ELOOP || errno == ENOTDIR) && lstat(dir, &st) == 0 &&
-            S_ISLNK(st.st_mode))
-                return dir_is_link(path, dir, err);
+        _cleanup_close_ int dirfd = open_parent(path, flags, &dir, &base, err);
         if (dirfd < 0)
-                return ctk_error_errno(err, errno, "cannot create a temporary file in %s", CTK_CUT(dir));
+                return -1;
+        struct stat st;
         bool exists = fstatat(dirfd, base, &st, AT_SYMLINK_NOFOLLOW) == 0;
         if (!exists && errno != ENOENT)
                 return ctk_error_errno(err, errno, "cannot write %s", CTK_CUT(path));
@@ -366,6 +378,36 @@ int ctk_file_write_atomic(const char *path, const void *data, size_t len, mode_t
 int ctk_file_write_atomic_mode(const char *path, const void *data, size_t len, mode_t mode, struct ctk_error **err)
 {
         return ctk_file_write_atomic_flags(path, data, len, mode, CTK_WRITE_FORCE_MODE, err);
+}
+
+/* What the appender refuses at path (st: its lstat or fstat). */
+static int refuse_append(const char *path, const struct stat *st, struct ctk_error **err)
+{
+        if (S_ISLNK(st->st_mode))
+                return ctk_error_set(err, ELOOP, "%s is a symbolic link: not written", path);
+        return ctk_error_set(err, S_ISDIR(st->st_mode) ? EISDIR : EINVAL, "%s is %s, not a regular file: not written",
+                             path, file_type(st->st_mode));
+}
+
+int ctk_file_open_append(const char *path, mode_t mode, struct ctk_error **err)
+{
+        struct stat st;
+        if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode))
+                return refuse_append(path, &st, err);
+        int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW | O_NONBLOCK, mode);
+        if (fd < 0) {
+                int e = errno; /* (replaced since by what is not a file: said so) */
+                if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode))
+                        return refuse_append(path, &st, err);
+                return ctk_error_errno(err, e, "cannot open %s", path);
+        }
+        if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+                int e = errno;
+                close(fd);
+                return S_ISREG(st.st_mode) ? ctk_error_errno(err, e, "cannot open %s", path)
+                                           : refuse_append(path, &st, err);
+        }
+        return fd;
 }
 
 int ctk_stdout_close(struct ctk_error **err)

@@ -53,11 +53,17 @@ int ctk_file_write_atomic(const char *path, const void *data, size_t len, mode_t
 int ctk_file_write_atomic_mode(const char *path, const void *data, size_t len, mode_t mode, struct ctk_error **err);
 
 /* ctk_file_write_atomic with flags: CTK_WRITE_FORCE_MODE gives the file
- * mode even when it existed; CTK_WRITE_REAL_DIR refuses a path whose
- * directory is itself a symbolic link (for files of ours in directories
- * someone else may have prepared: a link there would put ours elsewhere). */
+ * mode even when it existed; CTK_WRITE_TRUSTED writes only when every
+ * directory from "/" to the file is trusted (trust.h: root's, writable by
+ * no one else; a link on the way root's and leading to a trusted path),
+ * else EPERM "PATH is not trusted: its ancestor D is writable by every
+ * user (mode 0777): not written"; CTK_WRITE_NO_LINKS, the same with no
+ * symbolic link among those directories (ELOOP: for files of ours in
+ * directories someone else may have prepared, where a link would put ours
+ * elsewhere). */
 #define CTK_WRITE_FORCE_MODE 1u
-#define CTK_WRITE_REAL_DIR   2u
+#define CTK_WRITE_TRUSTED    2u
+#define CTK_WRITE_NO_LINKS   4u
 int ctk_file_write_atomic_flags(const char *path, const void *data, size_t len, mode_t mode, unsigned flags,
                                 struct ctk_error **err);
 
@@ -67,14 +73,20 @@ int ctk_file_write_atomic_flags(const char *path, const void *data, size_t len, 
 int ctk_file_write_atomic_as(const char *path, const void *data, size_t len, mode_t mode, uid_t uid, gid_t gid,
                              unsigned flags, struct ctk_error **err);
 
-/* Refuses, as the writer would, a path that is a symbolic link or not a
- * regular file (a missing one is fine): to check every file of a change
- * before writing the first. */
-int ctk_file_write_check(const char *path, struct ctk_error **err);
+/* Refuses, as the writer given flags (CTK_WRITE_TRUSTED, _NO_LINKS)
+ * would, a path that is a symbolic link or not a regular file (a missing
+ * one is fine) or, with those flags, one the writer would not write
+ * through: to check every file of a change before writing the first. */
+int ctk_file_write_check(const char *path, unsigned flags, struct ctk_error **err);
 
-/* Refuses, as CTK_WRITE_REAL_DIR does, a path whose directory is a
- * symbolic link (a missing directory is fine). */
-int ctk_file_dir_check(const char *path, struct ctk_error **err);
+/* Opens path to append to it (created with mode when missing): only a
+ * regular file, never waiting, never through a link at path (O_NONBLOCK,
+ * O_NOFOLLOW; what it is looked at first, and what was opened checked
+ * with fstat).  A FIFO, a device, a socket or a directory is EINVAL
+ * ("PATH is a FIFO, not a regular file: not written"), a link ELOOP; a
+ * device is not even opened.  For logs a path from a configuration or an
+ * engine names. */
+int ctk_file_open_append(const char *path, mode_t mode, struct ctk_error **err);
 
 /* Flushes and closes standard output.  A write that failed there (a full
  * disk, a closed pipe) is an error naming it, so that a command whose

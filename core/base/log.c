@@ -1,5 +1,7 @@
 #include "log.h"
+#include "fileio.h"
 #include "format.h"
+#include "trust.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -54,7 +56,7 @@ void ctk_log_open(const char *ident, const char *path, enum ctk_log_level level)
         ctk_log_close();
         logger.ident = ident;
         logger.level = level;
-        if (path != NULL && *path != '\0')
+        if (path != NULL && *path != '\0' && strcmp(path, CTK_LOG_NONE) != 0)
                 logger.path = strdup(path); /* out of memory: no log */
 }
 
@@ -72,11 +74,23 @@ bool ctk_log_enabled(enum ctk_log_level level)
         return (logger.fd >= 0 || logger.path != NULL) && level <= logger.level;
 }
 
-/* The file, opened (created) at the first message that is logged. */
+/* The file, opened (created) at the first message that is logged.  One
+ * that cannot be opened is one line on stderr, and no log: logging never
+ * fails the caller (nor waits: a FIFO there is refused at once).  A
+ * program that is not root of the host says nothing of a log it may not
+ * write (a rootless runtime, root in its own user namespace, and root's
+ * /var/log). */
 static int log_fd(void)
 {
         if (logger.fd < 0 && logger.path != NULL) {
-                logger.fd = open(logger.path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW, 0640);
+                struct ctk_error *err = NULL;
+                logger.fd = ctk_file_open_append(logger.path, 0640, &err);
+                if (logger.fd < 0 && err != NULL &&
+                    (ctk_trust_host_root() ||
+                     (err->code != EACCES && err->code != EPERM && err->code != EROFS && err->code != ENOENT)))
+                        fprintf(stderr, "%s%swarning: %s (config key log-file); going on without the log\n",
+                                logger.ident != NULL ? logger.ident : "", logger.ident != NULL ? ": " : "", err->msg);
+                ctk_error_free(err);
                 free(logger.path);
                 logger.path = NULL;
         }

@@ -24,8 +24,12 @@ enum ctk_log_level ctk_log_level_or(const char *s, enum ctk_log_level dflt);
 
 /* Logs to path (created 0640, O_APPEND | O_CLOEXEC) the messages at `level`
  * or more severe; ident starts every message.  The file is opened (and
- * created) at the first message logged, never when there is none.  NULL or
- * "" path: no log. */
+ * created) at the first message logged, never when there is none, as
+ * ctk_file_open_append opens it: a FIFO, a device, a link there is one
+ * warning line on stderr ("IDENT: warning: PATH is a FIFO, not a regular
+ * file: not written (config key log-file); going on without the log"),
+ * then no log.  NULL, "" or CTK_LOG_NONE: no log. */
+#define CTK_LOG_NONE "/dev/null"
 void ctk_log_open(const char *ident, const char *path, enum ctk_log_level level);
 void ctk_log_close(void);
 bool ctk_log_enabled(enum ctk_log_level level);

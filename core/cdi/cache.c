@@ -226,6 +226,14 @@ static int read_spec(const char *path, size_t priority, struct scan *s)
 
 static int scan_dir(const char *dir, size_t priority, struct scan *s)
 {
+        /* a directory another user could change: none of its specs */
+        _cleanup_error_ struct ctk_error *err = NULL;
+        if (ctk_trust_dir(dir, &err) < 0) {
+                if (err->code == ENOENT || err->code == ENOTDIR)
+                        return 0;
+                return err->code == ENOMEM ? -1
+                                           : skip(s->c, dir, format("%s (directory skipped)", err->msg), NULL, NULL);
+        }
         DIR *dp = opendir(dir);
         if (dp == NULL && (errno == ENOENT || errno == ENOTDIR))
                 return 0;

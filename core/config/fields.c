@@ -236,8 +236,9 @@ static int set_list(const struct ctk_config_field *f, const json_t *v, struct ct
                     struct ctk_error **err)
 {
         if (!json_is_array(v))
-                return ctk_error_set(err, EINVAL, "\"%s\" must be an array of strings, not %s", f->key,
-                                     ctk_json_type_name(v));
+                return ctk_error_set(err, EINVAL, "\"%s\" must be an array of strings, not %s%s", f->key,
+                                     ctk_json_type_name(v),
+                                     f->kind == CTK_CONFIG_F_CDI_KINDS ? " ([\"*\"] for any kind)" : "");
         if (f->kind == CTK_CONFIG_F_DIRS && json_array_size(v) == 0)
                 return ctk_error_set(err, EINVAL, "\"%s\" must name at least one directory", f->key);
         _cleanup_strv_ struct ctk_strv list = {0};

@@ -68,6 +68,8 @@ int ctk_oci_spec_parse(const char *data, size_t len, const char *name, json_t **
 {
         *out = NULL;
         *lits = (struct ctk_oci_literals){0};
+        if (ctk_oci_spec_check_counts(data, len, name, NULL, err) < 0) /* before a byte of it is built */
+                return -1;
         struct ctk_oci_subs subs = {0};
         char *text = NULL;
         size_t text_len = 0;

@@ -36,10 +36,36 @@ static inline void ctk_oci_literals_clearp(struct ctk_oci_literals *l)
 }
 #define _cleanup_oci_literals_ __attribute__((cleanup(ctk_oci_literals_clearp)))
 
-/* Parses data (len bytes) as a spec: a JSON object; the literals jansson
- * cannot keep go to *lits (zeroed first; clear it after the document).
- * name (the file) starts error messages: "NAME:LINE:COLUMN: what is
- * wrong", the line and column of data. */
+/* Memory is bounded by count, not only by bytes: a spec's text is counted
+ * before anything is built from it (a jansson value costs some 100 bytes
+ * of memory, 30 to 50 times its text at the least: 30 million one-byte
+ * environment entries, 120 MB, took 3 GB).  The caps are over ten times
+ * what Kubernetes and Docker allow or produce (docs/reliability.md says
+ * why each): */
+#define CTK_OCI_MAX_ENV         1048576 /* process.env entries */
+#define CTK_OCI_MAX_ANNOTATIONS 1048576 /* annotations */
+#define CTK_OCI_MAX_MOUNTS      65536   /* mounts */
+#define CTK_OCI_MAX_DEVICES     65536   /* linux.devices, and linux.resources.devices */
+#define CTK_OCI_MAX_HOOKS       1024    /* hooks of every kind together */
+#define CTK_OCI_MAX_VALUES      4194304 /* JSON values in all (a spec at every cap above fits) */
+struct ctk_oci_caps {
+        size_t env, annotations, mounts, devices, hooks, values;
+};
+extern const struct ctk_oci_caps ctk_oci_default_caps;
+
+/* Refuses a spec's text (len bytes) over a cap of caps (NULL: the
+ * defaults), counted in one pass over the bytes that allocates nothing
+ * that grows with them: E2BIG, "NAME: process.env has more than 1048576
+ * entries, the most a spec may have: refused".  0 otherwise, and for text
+ * that is no JSON (jansson says what is wrong). */
+int ctk_oci_spec_check_counts(const char *data, size_t len, const char *name, const struct ctk_oci_caps *caps,
+                              struct ctk_error **err);
+
+/* Parses data (len bytes) as a spec: a JSON object within the default
+ * caps (ctk_oci_spec_check_counts first); the literals jansson cannot keep
+ * go to *lits (zeroed first; clear it after the document).  name (the
+ * file) starts error messages: "NAME:LINE:COLUMN: what is wrong", the
+ * line and column of data. */
 int ctk_oci_spec_parse(const char *data, size_t len, const char *name, json_t **out, struct ctk_oci_literals *lits,
                        struct ctk_error **err);
 

@@ -123,15 +123,70 @@ int ctk_tracker_set_marker(const struct ctk_tracker_paths *p, bool enabled, stru
         return ctk_fsync_parent_dir(p->enabled, err);
 }
 
+/* The refusal of a state directory that is not root's alone, with the fix. */
+static int refuse_dir(const char *dir, const struct ctk_error *why, bool itself, struct ctk_error **err)
+{
+        ctk_error_set_msg(err, why->code, why->msg);
+        ctk_error_prepend(err, "GPU Tracker state directory ");
+        if (!itself)
+                return ctk_error_suffix(err, ": refused (chown root:root and chmod go-w that directory, or set "
+                                             "state-dir to a directory only root can write)");
+        if (geteuid() != 0)
+                return ctk_error_suffix(err, ": refused (chmod 0700 %s)", CTK_CUT(dir));
+        return ctk_error_suffix(err, ": refused (chown root:root %s; chmod 0700 %s)", CTK_CUT(dir), CTK_CUT(dir));
+}
+
 int ctk_tracker_dir_check(const char *dir, struct ctk_error **err)
 {
-        struct stat st;
-        if (stat(dir, &st) < 0)
-                return ctk_error_errno(err, errno, "GPU Tracker state directory %s", CTK_CUT(dir));
-        if ((st.st_mode & S_IWOTH) != 0)
-                return ctk_error_set(err, EPERM,
-                                     "GPU Tracker state directory %s is writable by every user: refused (chmod o-w %s, "
-                                     "or set state-dir to a directory only root can write)",
-                                     CTK_CUT(dir), CTK_CUT(dir));
+        _cleanup_trust_walk_ struct ctk_trust_walk w;
+        _cleanup_error_ struct ctk_error *why = NULL;
+        if (ctk_trust_walk(dir, CTK_TRUST_FOLLOW, &w, &why) < 0) {
+                if (why->code != EPERM && why->code != ELOOP)
+                        return ctk_error_errno(err, why->code, "GPU Tracker state directory %s", CTK_CUT(dir));
+                return refuse_dir(dir, why, false, err);
+        }
+        if (!w.exists)
+                return ctk_error_errno(err, ENOENT, "GPU Tracker state directory %s", CTK_CUT(dir));
+        if (!S_ISDIR(w.st.st_mode))
+                return ctk_error_set(err, ENOTDIR, "GPU Tracker state directory %s is not a directory", CTK_CUT(dir));
+        /* its own: no sticky bit excuses another user's write here (a
+         * marker or state of theirs would be taken for ours) */
+        enum ctk_trust t = ctk_trust_check(&w.st, geteuid());
+        if (t == CTK_TRUSTED)
+                return 0;
+        _cleanup_free_ char *target = w.via_link ? ctk_str_concat("its target ", w.dir, "/") : NULL;
+        _cleanup_free_ char *what = target != NULL ? ctk_str_concat(target, w.name, NULL) : strdup("it");
+        if (what == NULL)
+                return ctk_error_set(err, ENOMEM, "out of memory");
+        ctk_trust_refuse(dir, what, &w.st, t, geteuid(), &why);
+        return refuse_dir(dir, why, true, err);
+}
+
+int ctk_tracker_dir_make(const char *dir, struct ctk_error **err)
+{
+        _cleanup_trust_walk_ struct ctk_trust_walk w;
+        _cleanup_error_ struct ctk_error *why = NULL;
+        if (ctk_trust_walk(dir, CTK_TRUST_FOLLOW | CTK_TRUST_MKDIR, &w, &why) < 0) {
+                if (why->code != EPERM && why->code != ELOOP)
+                        return ctk_error_errno(err, why->code, "cannot create the GPU Tracker state directory %s",
+                                               CTK_CUT(dir));
+                return refuse_dir(dir, why, false, err);
+        }
+        if (!w.exists && mkdirat(w.dirfd, w.name, 0700) < 0 && errno != EEXIST)
+                return ctk_error_errno(err, errno, "cannot create the GPU Tracker state directory %s", CTK_CUT(dir));
+        return ctk_tracker_dir_check(dir, err);
+}
+
+int ctk_tracker_marker_check(const char *dir, const char *marker, bool *on, struct ctk_error **err)
+{
+        *on = false;
+        _cleanup_error_ struct ctk_error *e = NULL;
+        if (ctk_tracker_dir_check(dir, &e) < 0) {
+                if (e->code == ENOENT) /* never enabled */
+                        return 0;
+                *err = ctk_steal(&e);
+                return -1;
+        }
+        *on = access(marker, F_OK) == 0;
         return 0;
 }

@@ -11,22 +11,32 @@ int ctk_tracker_session_begin(struct ctk_tracker *t, struct ctk_tracker_session 
 {
         memset(s, 0, sizeof(*s));
         s->lock_fd = -1;
-        if (ctk_mkdir_p(t->paths.dir, 0755, err) < 0)
-                return ctk_error_prefix(err, "GPU Tracker state directory");
-        if (ctk_tracker_dir_check(t->paths.dir, err) < 0)
+        s->missing = true;
+        if (ctk_tracker_dir_make(t->paths.dir, err) < 0)
                 return -1;
         s->lock_fd = ctk_flock_acquire(t->paths.lock, t->lock_timeout_ms, err);
         if (s->lock_fd < 0)
                 return -1;
-        return ctk_tracker_load(&t->paths, &s->st, &s->missing, err);
+        s->enabled = ctk_tracker_marker_exists(&t->paths); /* (under the lock: settled) */
+        if (ctk_tracker_load(&t->paths, &s->st, &s->missing, err) < 0) {
+                s->missing = true;
+                return -1;
+        }
+        if (!s->missing && s->st.enabled != s->enabled) { /* the marker says */
+                s->st.enabled = s->enabled;
+                s->dirty = true;
+        }
+        return 0;
 }
 
-int ctk_tracker_session_init_missing(struct ctk_tracker *t, struct ctk_tracker_session *s, struct ctk_error **err)
+int ctk_tracker_session_init_missing(struct ctk_tracker *t, struct ctk_tracker_session *s,
+                                     const struct ctk_gpu_list *gpus, struct ctk_error **err)
 {
-        if (!s->missing)
+        if (!s->missing || (s->enabled && gpus == NULL))
                 return 0;
         _cleanup_free_ char *boot = ctk_read_boot_id(t->boot_id_path);
-        if (ctk_tracker_state_init(&s->st, NULL, false, boot, err) < 0)
+        ctk_tracker_state_clear(&s->st);
+        if (ctk_tracker_state_init(&s->st, s->enabled ? gpus : NULL, s->enabled, boot, err) < 0)
                 return -1;
         s->missing = false;
         s->dirty = true;

@@ -11,17 +11,22 @@
 struct ctk_tracker_session {
         int lock_fd;
         struct ctk_tracker_state st;
-        bool missing; /* no state file yet */
+        bool missing; /* no state file (or, after a failed load, no usable one) */
+        bool enabled; /* the marker exists: the tracker is enabled (st.enabled follows it) */
         bool dirty;   /* st differs from the file */
 };
 
-/* Creates the state directory if needed, takes the lock and loads the
- * state (a corrupt one is an error; *s is usable for ctk_tracker_session_end
- * in every case). */
+/* Creates the state directory if needed (ctk_tracker_dir_make), takes the
+ * lock, looks at the marker and loads the state (a corrupt one is an
+ * error, with s->missing set; *s is usable for ctk_tracker_session_end in
+ * every case). */
 int ctk_tracker_session_begin(struct ctk_tracker *t, struct ctk_tracker_session *s, struct ctk_error **err);
 
-/* Initializes a missing state (disabled, no GPUs) and marks it dirty. */
-int ctk_tracker_session_init_missing(struct ctk_tracker *t, struct ctk_tracker_session *s, struct ctk_error **err);
+/* Initializes a missing state and marks it dirty: enabled, for gpus, when
+ * the marker says so (gpus NULL: left missing, for the next command that
+ * has the host's GPUs), else disabled without GPUs. */
+int ctk_tracker_session_init_missing(struct ctk_tracker *t, struct ctk_tracker_session *s,
+                                     const struct ctk_gpu_list *gpus, struct ctk_error **err);
 
 /* Drops allocations of an earlier boot, and of containers that are gone
  * among those holding a GPU i with interest[i] (NULL: all). */

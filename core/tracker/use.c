@@ -14,9 +14,9 @@ int ctk_tracker_set_access(struct ctk_tracker *t, const struct ctk_gpu_list *gpu
 {
         r->enabled = false;
         _cleanup_tracker_session_ struct ctk_tracker_session s;
-        if (ctk_tracker_session_begin(t, &s, err) < 0 || ctk_tracker_session_init_missing(t, &s, err) < 0)
+        if (ctk_tracker_session_begin(t, &s, err) < 0 || ctk_tracker_session_init_missing(t, &s, gpus, err) < 0)
                 return -1;
-        if (!s.st.enabled)
+        if (!s.enabled)
                 return ctk_tracker_session_commit(t, &s, err);
         r->enabled = true;
         if (ctk_tracker_session_check_gpus(&s, gpus, err) < 0)
@@ -37,7 +37,10 @@ int ctk_tracker_allocate(struct ctk_tracker *t, const struct ctk_gpu_list *gpus,
                          bool *tracked, struct ctk_error **err)
 {
         *tracked = false;
-        if (!ctk_tracker_marker_exists(&t->paths))
+        bool on;
+        if (ctk_tracker_is_enabled(t, &on, err) < 0)
+                return -1;
+        if (!on)
                 return 0; /* disabled: never read, lock or write anything */
         if (!ctk_tracker_valid_container_id(req->container_id))
                 return ctk_error_set(err, EINVAL, "invalid container id \"%s\"",
@@ -45,8 +48,10 @@ int ctk_tracker_allocate(struct ctk_tracker *t, const struct ctk_gpu_list *gpus,
         _cleanup_tracker_session_ struct ctk_tracker_session s;
         if (ctk_tracker_session_begin(t, &s, err) < 0)
                 return -1;
-        if (s.missing || !s.st.enabled)
+        if (!s.enabled) /* (disabled meanwhile) */
                 return 0;
+        if (ctk_tracker_session_init_missing(t, &s, gpus, err) < 0) /* (the state file removed) */
+                return -1;
         if (ctk_tracker_session_check_gpus(&s, gpus, err) < 0)
                 return -1;
         /* Only holders of requested exclusive GPUs can refuse this container. */
@@ -78,7 +83,10 @@ int ctk_tracker_release(struct ctk_tracker *t, const char *container_id, bool *r
         if (released == NULL)
                 released = &dummy;
         *released = false;
-        if (!ctk_tracker_marker_exists(&t->paths))
+        bool on;
+        if (ctk_tracker_is_enabled(t, &on, err) < 0)
+                return -1;
+        if (!on)
                 return 0;
         _cleanup_tracker_session_ struct ctk_tracker_session s;
         if (ctk_tracker_session_begin(t, &s, err) < 0)

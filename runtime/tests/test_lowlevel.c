@@ -152,7 +152,8 @@ static void test_configured(void **state)
         _cleanup_free_ char *m3 = find_err(notx, NULL);
         assert_non_null(strstr(m3, "is not an executable file"));
         _cleanup_free_ char *m4 = find_err("no-such-runtime-xyz", p);
-        assert_string_equal(m4, "runtime-path no-such-runtime-xyz: not found on PATH");
+        assert_string_equal(m4, "runtime-path no-such-runtime-xyz: not found on PATH nor in "
+                                "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin");
 }
 
 static void test_relative_path_entries_ignored(void **state)
@@ -165,7 +166,8 @@ static void test_relative_path_entries_ignored(void **state)
         /* b/rt-test-runtime exists but "" (= "."), "." and "rel" are not searched. */
         _cleanup_free_ char *msg = find_err("rt-test-runtime", ":.:rel");
         assert_int_equal(chdir(cwd), 0);
-        assert_string_equal(msg, "runtime-path rt-test-runtime: not found on PATH");
+        assert_string_equal(msg, "runtime-path rt-test-runtime: not found on PATH nor in "
+                                 "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin");
         _cleanup_free_ char *p = pathenv("b", NULL);
         assert_found(find_ok("rt-test-runtime", p), "b/rt-test-runtime");
 }

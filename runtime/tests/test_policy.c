@@ -36,12 +36,48 @@ static void test_privileged(void **state)
         _cleanup_json_ json_t *odd = spec("{\"process\": {\"capabilities\": {\"bounding\": \"CAP_SYS_ADMIN\"}}}");
         _cleanup_json_ json_t *lower =
             spec("{\"process\": {\"capabilities\": {\"bounding\": [\"cap_sys_admin\", 1]}}}");
-        assert_true(rt_policy_privileged(priv));
+        assert_int_equal(rt_policy_privilege(priv), RT_PRIVILEGED);
         /* only the bounding set counts */
-        assert_false(rt_policy_privileged(docker_default));
-        assert_false(rt_policy_privileged(none));
-        assert_false(rt_policy_privileged(odd));
-        assert_false(rt_policy_privileged(lower));
+        assert_int_equal(rt_policy_privilege(docker_default), RT_UNPRIVILEGED_CAPS);
+        assert_int_equal(rt_policy_privilege(none), RT_UNPRIVILEGED_CAPS);
+        assert_int_equal(rt_policy_privilege(odd), RT_UNPRIVILEGED_CAPS);
+        assert_int_equal(rt_policy_privilege(lower), RT_UNPRIVILEGED_CAPS);
+}
+
+/* CAP_SYS_ADMIN in a user namespace of the container's own is that
+ * namespace's: unprivileged on the host (podman --userns=auto --cap-add
+ * SYS_ADMIN, a pod with hostUsers: false, Docker with userns-remap). */
+static void test_user_namespace(void **state)
+{
+        (void)state;
+#define SYS_ADMIN "\"process\": {\"capabilities\": {\"bounding\": [\"CAP_SYS_ADMIN\"]}}"
+        _cleanup_json_ json_t *userns = spec("{" SYS_ADMIN ", \"linux\": {\"namespaces\": [{\"type\": \"pid\"}, "
+                                             "{\"type\": \"user\"}, {\"type\": \"mount\"}]}}");
+        _cleanup_json_ json_t *joined = spec(
+            "{" SYS_ADMIN ", \"linux\": {\"namespaces\": [{\"type\": \"user\", \"path\": \"/proc/42/ns/user\"}]}}");
+        _cleanup_json_ json_t *uid_maps = spec("{" SYS_ADMIN ", \"linux\": {\"uidMappings\": [{\"containerID\": 0, "
+                                               "\"hostID\": 100000, \"size\": 65536}]}}");
+        _cleanup_json_ json_t *gid_maps = spec("{" SYS_ADMIN ", \"linux\": {\"gidMappings\": [{\"containerID\": 0, "
+                                               "\"hostID\": 100000, \"size\": 65536}]}}");
+        _cleanup_json_ json_t *host = spec("{" SYS_ADMIN ", \"linux\": {\"namespaces\": [{\"type\": \"pid\"}, "
+                                           "{\"type\": \"mount\"}], \"uidMappings\": []}}");
+        _cleanup_json_ json_t *odd = spec("{" SYS_ADMIN ", \"linux\": {\"namespaces\": {\"type\": \"user\"}}}");
+#undef SYS_ADMIN
+        assert_int_equal(rt_policy_privilege(userns), RT_UNPRIVILEGED_USERNS);
+        assert_int_equal(rt_policy_privilege(joined), RT_UNPRIVILEGED_USERNS);
+        assert_int_equal(rt_policy_privilege(uid_maps), RT_UNPRIVILEGED_USERNS);
+        assert_int_equal(rt_policy_privilege(gid_maps), RT_UNPRIVILEGED_USERNS);
+        assert_int_equal(rt_policy_privilege(host), RT_PRIVILEGED);
+        assert_int_equal(rt_policy_privilege(odd), RT_PRIVILEGED); /* (not a list: runc refuses it) */
+        assert_string_equal(rt_policy_privilege_why(RT_UNPRIVILEGED_USERNS),
+                            "unprivileged: user namespace (its CAP_SYS_ADMIN is not the host's)");
+        /* for every policy key: the variables are refused when the key says so */
+        _cleanup_config_ struct ctk_config c = {0};
+        assert_int_equal(ctk_config_defaults(&c, NULL), 0);
+        c.accept_env_unprivileged = false;
+        assert_false(rt_policy_env_accepted(&c, userns));
+        assert_false(rt_policy_env_accepted(&c, uid_maps));
+        assert_true(rt_policy_env_accepted(&c, host));
 }
 
 static void test_env_accepted(void **state)
@@ -75,7 +111,7 @@ static void test_kinds(void **state)
         assert_string_equal(err->msg,
                             "AMD_VISIBLE_DEVICES: 'nvidia.com/gpu=all' is a CDI device of kind nvidia.com/gpu, "
                             "which this runtime does not resolve (config key cdi-kinds: amd.com/gpu); add the "
-                            "kind to cdi-kinds, or \"*\" for any kind");
+                            "kind to cdi-kinds, or [\"*\"] for any kind");
         /* "*": any vendor, as before the key */
         assert_int_equal(ctk_strv_push(&c.cdi_kinds, "*"), 0);
         assert_int_equal(rt_policy_check_kinds(&c, &names, &sources, NULL), 0);
@@ -85,7 +121,7 @@ static void test_kinds(void **state)
         assert_int_equal(rt_policy_check_kinds(&c, &names, NULL, &err), -1);
         assert_string_equal(err->msg,
                             "'amd.com/gpu=0' is a CDI device of kind amd.com/gpu, which this runtime does not "
-                            "resolve (config key cdi-kinds: none); add the kind to cdi-kinds, or \"*\" for "
+                            "resolve (config key cdi-kinds: none); add the kind to cdi-kinds, or [\"*\"] for "
                             "any kind");
         /* a name that is not qualified is left to the resolution's message */
         struct ctk_strv bad _cleanup_strv_ = {0};
@@ -97,6 +133,7 @@ int main(void)
 {
         const struct CMUnitTest tests[] = {
             cmocka_unit_test(test_privileged),
+            cmocka_unit_test(test_user_namespace),
             cmocka_unit_test(test_env_accepted),
             cmocka_unit_test(test_kinds),
         };

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -84,6 +85,41 @@ static void test_appends_to_log_file(void **state)
         rt_runc_log_error(&to_stderr, "ignored");
 }
 
+/* An engine's --log that is a FIFO (which an open for writing would wait
+ * on for ever) or a device: refused at once, with one line on stderr. */
+static void test_log_not_a_file(void **state)
+{
+        (void)state;
+        char dir[] = "/tmp/rt-runclog-dir-XXXXXX";
+        assert_non_null(mkdtemp(dir));
+        char fifo[64];
+        (void)snprintf(fifo, sizeof(fifo), "%s/log.json", dir);
+        assert_int_equal(mkfifo(fifo, 0600), 0);
+        char err_path[] = "/tmp/rt-runclog-stderr-XXXXXX";
+        int fd = mkstemp(err_path);
+        assert_true(fd >= 0);
+        int saved = dup(2);
+        assert_int_equal(dup2(fd, 2), 2);
+        close(fd);
+        struct rt_args a = {.log = fifo, .log_format = "json"};
+        rt_runc_log_error(&a, "GPU 9 does not exist");
+        struct rt_args null = {.log = "/dev/null"};
+        rt_runc_log_error(&null, "GPU 9 does not exist");
+        assert_int_equal(dup2(saved, 2), 2);
+        close(saved);
+        _cleanup_free_ char *said = NULL;
+        assert_int_equal(ctk_file_read_all(err_path, &said, NULL, NULL), 0);
+        char want[256];
+        (void)snprintf(want, sizeof(want),
+                       "amd-container-runtime: warning: %s is a FIFO, not a regular file: not written (the low-level "
+                       "runtime's --log)\n",
+                       fifo);
+        assert_string_equal(said, want);
+        unlink(err_path);
+        unlink(fifo);
+        rmdir(dir);
+}
+
 /* The runtime's error line: prefixed, in the log as on stderr; exit 1. */
 static void test_report_error(void **state)
 {
@@ -107,7 +143,7 @@ int main(void)
         const struct CMUnitTest tests[] = {
             cmocka_unit_test(test_json_line),    cmocka_unit_test(test_json_escapes),
             cmocka_unit_test(test_text_line),    cmocka_unit_test(test_appends_to_log_file),
-            cmocka_unit_test(test_report_error),
+            cmocka_unit_test(test_report_error), cmocka_unit_test(test_log_not_a_file),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }

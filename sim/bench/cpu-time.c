@@ -1,6 +1,7 @@
-/* cpu-time OUT CMD...: runs CMD as a child and writes "WALL_US CPU_US" to
- * OUT (CPU: the child's user + system time, from wait4); exits with the
- * child's status (sim/bench.sh). */
+/* cpu-time OUT CMD...: runs CMD as a child and writes "WALL_US CPU_US
+ * MAXRSS_KIB" to OUT (CPU: the child's user + system time, and its peak
+ * resident memory, from wait4); exits with the child's status
+ * (sim/bench.sh, sim/bench-counts.sh). */
 #include <stdio.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -26,7 +27,8 @@ int main(int argc, char **argv)
         FILE *f = fopen(argv[1], "w");
         if (f == NULL)
                 return 126;
-        fprintf(f, "%ld %ld\n", (t1.tv_sec - t0.tv_sec) * 1000000L + (t1.tv_nsec - t0.tv_nsec) / 1000,
-                (ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000L + ru.ru_utime.tv_usec + ru.ru_stime.tv_usec);
+        fprintf(f, "%ld %ld %ld\n", (t1.tv_sec - t0.tv_sec) * 1000000L + (t1.tv_nsec - t0.tv_nsec) / 1000,
+                (ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000L + ru.ru_utime.tv_usec + ru.ru_stime.tv_usec,
+                ru.ru_maxrss);
         return fclose(f) == 0 && WIFEXITED(st) ? WEXITSTATUS(st) : 125;
 }

@@ -373,9 +373,9 @@ static void test_mkdir_parent(void **state)
         assert_non_null(err);
 }
 
-/* CTK_WRITE_REAL_DIR: a directory that is a symbolic link is not written
- * into (a file of ours would land where the link points); without the flag
- * the link is followed, as before. */
+/* CTK_WRITE_NO_LINKS: a directory on the way that is a symbolic link is
+ * not written into (a file of ours would land where the link points);
+ * without the flag the link is followed, as before. */
 static void test_write_atomic_real_dir(void **state)
 {
         (void)state;
@@ -383,15 +383,21 @@ static void test_write_atomic_real_dir(void **state)
         _cleanup_free_ char *link = scratch_path(dir, "linked-dir");
         assert_int_equal(mkdir(target, 0755), 0);
         assert_int_equal(symlink(target, link), 0);
-        static const char *const names[] = {"linked-dir/ours.conf", "linked-dir//ours.conf"};
-        for (size_t i = 0; i < 2; i++) {
+        _cleanup_free_ char *target_sub = scratch_path(dir, "real-dir/sub");
+        assert_int_equal(mkdir(target_sub, 0755), 0);
+        static const char *const names[] = {"linked-dir/ours.conf", "linked-dir//ours.conf",
+                                            "linked-dir/sub/ours.conf"};
+        for (size_t i = 0; i < 3; i++) {
                 _cleanup_free_ char *path = scratch_path(dir, names[i]);
                 _cleanup_error_ struct ctk_error *err = NULL;
-                assert_int_equal(ctk_file_write_atomic_flags(path, "x", 1, 0644, CTK_WRITE_REAL_DIR, &err), -1);
+                assert_int_equal(ctk_file_write_atomic_flags(path, "x", 1, 0644, CTK_WRITE_NO_LINKS, &err), -1);
                 assert_int_equal(err->code, ELOOP);
-                assert_non_null(strstr(err->msg, "is a symbolic link: refused (use the directory it points to)"));
+                char want[512];
+                (void)snprintf(want, sizeof(want), "%s is not trusted: its %s %s is a symbolic link: not written", path,
+                               i < 2 ? "directory" : "ancestor", link);
+                assert_string_equal(err->msg, want);
                 _cleanup_error_ struct ctk_error *err2 = NULL;
-                assert_int_equal(ctk_file_dir_check(path, &err2), -1);
+                assert_int_equal(ctk_file_write_check(path, CTK_WRITE_NO_LINKS, &err2), -1);
                 assert_string_equal(err2->msg, err->msg);
         }
         _cleanup_free_ char *inside = scratch_path(dir, "real-dir/ours.conf");
@@ -400,18 +406,46 @@ static void test_write_atomic_real_dir(void **state)
         assert_non_null(d);
         size_t n = 0;
         for (struct dirent *e; (e = readdir(d)) != NULL;)
-                n += e->d_name[0] != '.' || strlen(e->d_name) > 2;
+                n += (e->d_name[0] != '.' || strlen(e->d_name) > 2) && strcmp(e->d_name, "sub") != 0;
         closedir(d);
         assert_int_equal(n, 0); /* no temporary either */
         /* a real directory, or a missing one, passes the check */
         _cleanup_error_ struct ctk_error *err = NULL;
-        assert_int_equal(ctk_file_dir_check(inside, &err), 0);
+        assert_int_equal(ctk_file_write_check(inside, CTK_WRITE_NO_LINKS, &err), 0);
         _cleanup_free_ char *missing = scratch_path(dir, "no-such-dir/ours.conf");
-        assert_int_equal(ctk_file_dir_check(missing, &err), 0);
-        assert_int_equal(ctk_file_write_atomic_flags(inside, "x", 1, 0600, CTK_WRITE_REAL_DIR, &err), 0);
+        assert_int_equal(ctk_file_write_check(missing, CTK_WRITE_NO_LINKS, &err), 0);
+        assert_int_equal(ctk_file_write_atomic_flags(inside, "x", 1, 0600, CTK_WRITE_NO_LINKS, &err), 0);
         _cleanup_free_ char *through = scratch_path(dir, "linked-dir/theirs.conf");
         assert_int_equal(ctk_file_write_atomic(through, "y", 1, 0644, &err), 0);
         assert_null(err);
+}
+
+/* CTK_WRITE_TRUSTED: no file is written through a directory another user
+ * may change; a root's link on the way leads to a path walked in turn. */
+static void test_write_atomic_trusted(void **state)
+{
+        (void)state;
+        _cleanup_free_ char *open_dir = scratch_path(dir, "t-open"), *conf = scratch_path(dir, "t-open/etc"),
+                            *file = scratch_path(dir, "t-open/etc/daemon.json"), *link = scratch_path(dir, "t-link"),
+                            *via = scratch_path(dir, "t-link/daemon.json");
+        assert_int_equal(mkdir(open_dir, 0755), 0);
+        assert_int_equal(mkdir(conf, 0755), 0);
+        assert_int_equal(symlink(conf, link), 0);
+        _cleanup_error_ struct ctk_error *err = NULL;
+        assert_int_equal(ctk_file_write_atomic_flags(file, "1", 1, 0644, CTK_WRITE_TRUSTED, &err), 0);
+        assert_int_equal(ctk_file_write_atomic_flags(via, "2", 1, 0644, CTK_WRITE_TRUSTED, &err), 0);
+        assert_int_equal(chmod(open_dir, 0777), 0);
+        assert_int_equal(ctk_file_write_check(via, CTK_WRITE_TRUSTED, &err), -1);
+        assert_int_equal(err->code, EPERM);
+        _cleanup_error_ struct ctk_error *written = NULL;
+        assert_int_equal(ctk_file_write_atomic_flags(file, "3", 1, 0644, CTK_WRITE_TRUSTED, &written), -1);
+        char want[512];
+        (void)snprintf(want, sizeof(want),
+                       "%s is not trusted: its ancestor %s is writable by every user (mode 0777): not written", file,
+                       open_dir);
+        assert_string_equal(written->msg, want);
+        assert_int_equal(ctk_file_write_atomic(file, "4", 1, 0644, NULL), 0); /* (without the flag: as before) */
+        assert_int_equal(chmod(open_dir, 0755), 0);
 }
 
 /* ctk_file_write_check refuses what the writer refuses, before anything is written. */
@@ -426,16 +460,16 @@ static void test_write_check(void **state)
         assert_int_equal(symlink(file, link), 0);
         assert_int_equal(mkdir(sub, 0755), 0);
         _cleanup_error_ struct ctk_error *err = NULL;
-        assert_int_equal(ctk_file_write_check(file, &err), 0);
-        assert_int_equal(ctk_file_write_check(missing, &err), 0);
+        assert_int_equal(ctk_file_write_check(file, 0, &err), 0);
+        assert_int_equal(ctk_file_write_check(missing, 0, &err), 0);
         assert_null(err);
-        assert_int_equal(ctk_file_write_check(link, &err), -1);
+        assert_int_equal(ctk_file_write_check(link, 0, &err), -1);
         assert_int_equal(err->code, ELOOP);
         _cleanup_error_ struct ctk_error *written = NULL;
         assert_int_equal(ctk_file_write_atomic(link, "y", 1, 0644, &written), -1);
         assert_string_equal(err->msg, written->msg);
         _cleanup_error_ struct ctk_error *err2 = NULL;
-        assert_int_equal(ctk_file_write_check(sub, &err2), -1);
+        assert_int_equal(ctk_file_write_check(sub, 0, &err2), -1);
         assert_int_equal(err2->code, EINVAL);
 }
 
@@ -502,6 +536,7 @@ int main(void)
             cmocka_unit_test(test_write_relative_path),
             cmocka_unit_test(test_write_atomic_real_dir),
             cmocka_unit_test(test_write_check),
+            cmocka_unit_test(test_write_atomic_trusted),
             cmocka_unit_test(test_mkdir_parent),
             cmocka_unit_test(test_stdout_close),
         };

@@ -3,6 +3,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -192,12 +193,70 @@ static void test_log_created_at_first_message(void **state)
         unlink(path);
 }
 
-static void test_unopenable_log_is_silent(void **state)
+/* Runs ctk_log_open(ident, path) and two messages with stderr on a file:
+ * what was written there. */
+static char *log_stderr(const char *path)
+{
+        char err_path[] = "/tmp/ctk-log-stderr-XXXXXX";
+        int fd = mkstemp(err_path);
+        assert_true(fd >= 0);
+        int saved = dup(2);
+        assert_true(saved >= 0);
+        assert_int_equal(dup2(fd, 2), 2);
+        close(fd);
+        ctk_log_open("ident", path, CTK_LOG_DEBUG);
+        ctk_log(CTK_LOG_ERROR, "nowhere"); /* the open fails: said once, nothing more is tried */
+        ctk_log(CTK_LOG_ERROR, "still nowhere");
+        bool enabled = ctk_log_enabled(CTK_LOG_ERROR);
+        ctk_log_close();
+        assert_int_equal(dup2(saved, 2), 2);
+        close(saved);
+        assert_false(enabled);
+        char *text = NULL;
+        assert_int_equal(ctk_file_read_all(err_path, &text, NULL, NULL), 0);
+        unlink(err_path);
+        return text;
+}
+
+/* A log that cannot be written never fails nor holds its caller: a FIFO
+ * (which an open for writing would wait on for ever), a device, a link is
+ * one line on stderr, then no log; /dev/null is no log, silently. */
+static void test_unopenable_log(void **state)
 {
         (void)state;
-        ctk_log_open("x", "/nonexistent-dir/sub/log", CTK_LOG_DEBUG);
-        ctk_log(CTK_LOG_ERROR, "nowhere"); /* the open fails: nothing more is tried */
-        assert_false(ctk_log_enabled(CTK_LOG_ERROR));
+        char dir[] = "/tmp/ctk-log-dir-XXXXXX";
+        assert_non_null(mkdtemp(dir));
+        char fifo[64], link[64], want[256];
+        (void)snprintf(fifo, sizeof(fifo), "%s/fifo", dir);
+        (void)snprintf(link, sizeof(link), "%s/link", dir);
+        assert_int_equal(mkfifo(fifo, 0600), 0);
+        assert_int_equal(symlink("elsewhere", link), 0);
+        _cleanup_free_ char *fifo_said = log_stderr(fifo);
+        (void)snprintf(want, sizeof(want),
+                       "ident: warning: %s is a FIFO, not a regular file: not written (config key log-file); going "
+                       "on without the log\n",
+                       fifo);
+        assert_string_equal(fifo_said, want);
+        /* (a reader there changes nothing) */
+        int reader = open(fifo, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+        assert_true(reader >= 0);
+        _cleanup_free_ char *fifo_read_said = log_stderr(fifo);
+        assert_string_equal(fifo_read_said, want);
+        close(reader);
+        _cleanup_free_ char *link_said = log_stderr(link);
+        (void)snprintf(want, sizeof(want),
+                       "ident: warning: %s is a symbolic link: not written (config key log-file); going on without "
+                       "the log\n",
+                       link);
+        assert_string_equal(link_said, want);
+        _cleanup_free_ char *zero_said = log_stderr("/dev/zero");
+        assert_string_equal(zero_said, "ident: warning: /dev/zero is a character device, not a regular file: not "
+                                       "written (config key log-file); going on without the log\n");
+        _cleanup_free_ char *null_said = log_stderr("/dev/null");
+        assert_string_equal(null_said, "");
+        unlink(fifo);
+        unlink(link);
+        rmdir(dir);
         ctk_log_open("x", NULL, CTK_LOG_DEBUG);
         assert_false(ctk_log_enabled(CTK_LOG_ERROR));
         ctk_log_open("x", "", CTK_LOG_DEBUG);
@@ -213,7 +272,7 @@ int main(void)
             cmocka_unit_test(test_quote),
             cmocka_unit_test(test_format_line),
             cmocka_unit_test(test_levels_and_file),
-            cmocka_unit_test(test_unopenable_log_is_silent),
+            cmocka_unit_test(test_unopenable_log),
             cmocka_unit_test(test_log_created_at_first_message),
             cmocka_unit_test(test_values_cut),
         };

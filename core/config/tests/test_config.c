@@ -164,7 +164,8 @@ static void test_cdi_policy_keys(void **state)
                                                            "vendor/class (e.g. \"amd.com/gpu\") or \"*\" for any (got "
                                                            "\"1amd.com/gpu\")");
         check_error("{\"cdi-kinds\": \"*\"}",
-                    "config.json:1:2: \"cdi-kinds\" must be an array of strings, not a string");
+                    "config.json:1:2: \"cdi-kinds\" must be an array of strings, not a string ([\"*\"] for any "
+                    "kind)");
         check_error("{\"cdi-annotation-prefixes\": [\"cdi.k8s.io/\", \"\"]}",
                     "config.json:1:45: \"cdi-annotation-prefixes\" must not be empty");
         check_error("{\"cdi-annotation-prefixes\": [\"a b/\"]}",

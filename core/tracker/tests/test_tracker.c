@@ -238,31 +238,24 @@ static void test_corrupt_state_disabled(void **state)
         assert_int_equal(ctk_tracker_release(f->t, ID_A, NULL, NULL), 0);
 
         /* status says disabled (the marker says so) without reading the file;
-         * commands that need it say what is wrong and how to fix it, in one line. */
-        struct ctk_error *err = NULL;
+         * disabling again, enabling and resetting replace it */
         _cleanup_tracker_state_ struct ctk_tracker_state st = {0};
-        assert_int_equal(ctk_tracker_status(f->t, &f->gpus, &st, &err), 0);
+        assert_int_equal(ctk_tracker_status(f->t, &f->gpus, &st, NULL), 0);
         assert_false(st.enabled);
-        assert_int_equal(ctk_tracker_disable(f->t, &changed, &err), -1);
-        _cleanup_free_ char *want = NULL;
-        assert_true(asprintf(&want,
-                             "GPU Tracker state %s is corrupt (line 1 column 13: invalid token near 'tr'); "
-                             "run 'amd-ctk gpu-tracker reset' to start over",
-                             f->t->paths.state) > 0);
-        assert_string_equal(err->msg, want);
-        assert_null(strchr(err->msg, '\n'));
-        ctk_error_free(err);
-        err = NULL;
-        assert_int_equal(ctk_tracker_enable(f->t, &f->gpus, &changed, &err), -1);
-        assert_string_equal(err->msg, want);
-        ctk_error_free(err);
-
+        assert_int_equal(ctk_tracker_disable(f->t, &changed, NULL), 0);
+        assert_false(changed);
+        _cleanup_free_ char *text = read_state(f);
+        assert_non_null(strstr(text, "\"enabled\":false"));
+        corrupt(f);
         bool was = true;
         assert_int_equal(ctk_tracker_reset(f->t, &f->gpus, &was, NULL), 0);
         assert_false(was);
         _cleanup_tracker_state_ struct ctk_tracker_state st2 = {0};
         status(f, &st2);
         assert_false(st2.enabled);
+        corrupt(f);
+        assert_int_equal(ctk_tracker_enable(f->t, &f->gpus, &changed, NULL), 0);
+        assert_true(changed);
 }
 
 static void test_corrupt_state_enabled(void **state)
@@ -275,8 +268,26 @@ static void test_corrupt_state_enabled(void **state)
         assert_non_null(msg);
         assert_non_null(strstr(msg, "is corrupt"));
         assert_non_null(strstr(msg, "amd-ctk gpu-tracker reset"));
-        bool enabled;
-        assert_int_equal(ctk_tracker_is_enabled(f->t, &enabled, NULL), -1);
+        /* still enabled (the marker says so); the commands that read it say
+         * what is wrong and how to fix it, in one line */
+        bool enabled = false, changed = true;
+        assert_int_equal(ctk_tracker_is_enabled(f->t, &enabled, NULL), 0);
+        assert_true(enabled);
+        struct ctk_error *err = NULL;
+        _cleanup_tracker_state_ struct ctk_tracker_state st = {0};
+        assert_int_equal(ctk_tracker_status(f->t, &f->gpus, &st, &err), -1);
+        _cleanup_free_ char *want = NULL;
+        assert_true(asprintf(&want,
+                             "GPU Tracker state %s is corrupt (line 1 column 13: invalid token near 'tr'); "
+                             "run 'amd-ctk gpu-tracker reset' to start over",
+                             f->t->paths.state) > 0);
+        assert_string_equal(err->msg, want);
+        assert_null(strchr(err->msg, '\n'));
+        ctk_error_free(err);
+        err = NULL;
+        assert_int_equal(ctk_tracker_enable(f->t, &f->gpus, &changed, &err), -1);
+        assert_string_equal(err->msg, want);
+        ctk_error_free(err);
         bool was = false;
         assert_int_equal(ctk_tracker_reset(f->t, &f->gpus, &was, NULL), 0);
         assert_true(was);
@@ -291,6 +302,48 @@ static void test_corrupt_state_enabled(void **state)
         assert_non_null(strstr(msg2, "cannot be read"));
         assert_non_null(strstr(msg2, f->t->paths.state));
         rmdir(f->t->paths.state);
+}
+
+/* Whether the tracker is enabled survives its state file being removed or
+ * replaced: the marker says, and a missing state is made afresh for the
+ * host's GPUs by the first command that has them. */
+static void test_state_removed_or_replaced(void **state)
+{
+        struct fx *f = *state;
+        enable(f);
+        assert_int_equal(allocate(f, ID_A, (size_t[]){1}, 1, NULL, NULL, NULL), 0);
+        assert_int_equal(unlink(f->t->paths.state), 0);
+        bool enabled = false;
+        assert_int_equal(ctk_tracker_is_enabled(f->t, &enabled, NULL), 0);
+        assert_true(enabled);
+        _cleanup_tracker_state_ struct ctk_tracker_state st = {0};
+        status(f, &st);
+        assert_true(st.enabled);
+        assert_int_equal(st.ngpus, f->gpus.n);
+        assert_int_equal(st.ncontainers, 0);
+        /* an allocation makes it again, and exclusivity holds */
+        struct ctk_tracker_access_result r = {0};
+        assert_int_equal(ctk_tracker_set_access(f->t, &f->gpus, (size_t[]){1}, 1, CTK_TRACKER_EXCLUSIVE, &r, NULL), 0);
+        assert_true(r.enabled);
+        ctk_tracker_access_result_clear(&r);
+        assert_int_equal(unlink(f->t->paths.state), 0);
+        assert_int_equal(allocate(f, ID_A, (size_t[]){1}, 1, NULL, NULL, NULL), 0);
+        _cleanup_free_ char *text = read_state(f);
+        assert_non_null(strstr(text, "\"enabled\":true"));
+        /* a state saying disabled, put in its place: the marker still says */
+        assert_int_equal(fx_write(f->t->paths.state, "{\"version\":1,\"enabled\":false,\"bootId\":null,"
+                                                     "\"gpus\":[],\"runtimeRoots\":[],\"containers\":[]}"),
+                         0);
+        assert_int_equal(ctk_tracker_is_enabled(f->t, &enabled, NULL), 0);
+        assert_true(enabled);
+        /* the fix the documents give for a state that is a link: remove it, reset */
+        assert_int_equal(unlink(f->t->paths.state), 0);
+        bool was = false;
+        assert_int_equal(ctk_tracker_reset(f->t, &f->gpus, &was, NULL), 0);
+        assert_true(was);
+        _cleanup_tracker_state_ struct ctk_tracker_state st2 = {0};
+        status(f, &st2);
+        assert_true(st2.enabled);
 }
 
 static void test_reboot_drops_allocations(void **state)
@@ -445,6 +498,7 @@ int main(void)
             cmocka_unit_test_setup_teardown(test_refused_allocation_writes_nothing, setup, teardown),
             cmocka_unit_test_setup_teardown(test_corrupt_state_disabled, setup, teardown),
             cmocka_unit_test_setup_teardown(test_corrupt_state_enabled, setup, teardown),
+            cmocka_unit_test_setup_teardown(test_state_removed_or_replaced, setup, teardown),
             cmocka_unit_test_setup_teardown(test_reboot_drops_allocations, setup, teardown),
             cmocka_unit_test_setup_teardown(test_topology_change, setup, teardown),
             cmocka_unit_test_setup_teardown(test_status_reconciles, setup, teardown),
