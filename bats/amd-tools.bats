@@ -28,10 +28,13 @@ setup_file() {
 setup() { fakefs_require_fuse; }
 teardown() { fakefs_teardown; }
 
-# host_of PROFILE KIND: the host's directory (KIND fuse: a new mount)
+# host_of PROFILE KIND: the host's directory (KIND fuse: a new mount, its
+# server's scheduler group weighted as amd_tool's)
 host_of() {
         if [ "$2" = fuse ]; then
-                fakefs_mount "$PROFILES/$1.json" >&2 && echo "$FAKEFS_MNT"
+                fakefs_mount "$PROFILES/$1.json" >&2 || return 1
+                echo -10 >"/proc/$FAKEFS_PID/autogroup" 2>/dev/null
+                echo "$FAKEFS_MNT"
         else
                 echo "$BATS_FILE_TMPDIR/$1"
         fi

@@ -29,7 +29,12 @@ amd_tool() {
         host=$(realpath "$host") || return 1
         work=$(mktemp -d "${BATS_TEST_TMPDIR:-${TMPDIR:-/tmp}}/amd-tool.XXXXXX") || return 1
         mkdir -p "$work/upper" "$work/work" "$work/root" || return 1
-        unshare --mount --pid --fork --propagation private -- sh -ec '
+        # a session of its own, its scheduler group's weight raised (amd-smi
+        # gives its library 60 s to read the topology: 25,000 files of
+        # mi300x-cpx-x8, each a FUSE round trip, which a loaded machine's
+        # other tests would otherwise stretch past that)
+        setsid -w sh -c 'echo -10 >/proc/self/autogroup 2>/dev/null; exec "$@"' sh \
+                unshare --mount --pid --fork --propagation private -- sh -ec '
                 root=$1 host=$2 work=$3
                 shift 3
                 m=$work/root
