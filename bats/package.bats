@@ -309,8 +309,13 @@ boot_systemd() {
         printf '{"root": "/srv/host", "state-dir": "/var/lib/amd-container-toolkit"}\n' \
                 >"$u/etc/amd-container-toolkit/config.json"
         mkdir -p "$u/etc/systemd/system/amd-cdi-refresh.service.d" "$u/usr/local/bin"
+        # (the unit's DeviceAllow=char-drm names the DRM driver's group in
+        # /proc/devices, which this kernel, with no DRM driver, does not have:
+        # the drop-in opens the device policy to the simulated host's nodes,
+        # whose KFD files the host answers EPERM for as amdkfd does when the
+        # reader's device cgroup denies them)
         printf '%s\n' '[Unit]' 'ConditionPathIsDirectory=' 'ConditionPathIsDirectory=/srv/host/sys/module/amdgpu' \
-                '[Service]' 'ExecStartPost=/usr/local/bin/ctk-probe' \
+                '[Service]' 'ExecStartPost=/usr/local/bin/ctk-probe' 'DeviceAllow=' 'DevicePolicy=auto' \
                 >"$u/etc/systemd/system/amd-cdi-refresh.service.d/simulated-host.conf"
         cat >"$u/usr/local/bin/ctk-probe" <<'EOS'
 #!/bin/sh

@@ -2,7 +2,7 @@
 # The count caps for `make bench`: what refusing a spec of 30 million
 # one-character process.env entries (120 MB of config.json, under the byte
 # cap) costs the runtime, beside reading the same file once (cat).  Each
-# call runs under sim/bench/cpu-time: its wall time, its CPU time (user +
+# call runs under sim/bench/cpu-time.c: its wall time, its CPU time (user +
 # system: on a busy machine it varies far less than the wall time) and its
 # peak resident memory.  The target is under 2 s and under 256 MiB
 # (bats/limits.bats refuses the spec with 256 MiB of address space; this
