@@ -165,13 +165,14 @@ static int add_node(struct kb *b, const struct ctk_fakefs_topo_node *n)
 {
         (void)snprintf(b->dir, sizeof(b->dir), CTK_FAKEFS_TOPOLOGY "/nodes/%d", n->node);
         b->gate = n->gpu ? (unsigned int)n->pg->parts[n->k].render_minor : 0;
-        const struct ctk_fakefs_node_extra *gx = n->gpu ? &n->pg->gpu->extra : NULL;
         const struct ctk_fakefs_set *banks = n->extra != NULL ? n->extra->banks : NULL;
         const struct ctk_fakefs_set *caches = n->extra != NULL ? n->extra->caches : NULL;
-        if (banks == NULL && gx != NULL)
-                banks = gx->banks;
-        if (caches == NULL && gx != NULL)
-                caches = gx->caches;
+        if (n->gpu) { /* (the node's own, else its GPU's) */
+                if (banks == NULL)
+                        banks = n->pg->gpu->extra.banks;
+                if (caches == NULL)
+                        caches = n->pg->gpu->extra.caches;
+        }
         size_t nbanks;
         if (add_links(b, n, true) < 0 || add_links(b, n, false) < 0 || add_banks(b, n, banks, &nbanks) < 0 ||
             add_caches(b, n, caches) < 0)

@@ -80,7 +80,8 @@ int ctk_cdi_simhost_edits(const char *root, struct ctk_cdi_edits *e, json_t **ke
         size_t n = *keep != NULL ? json_array_size(*keep) : 0;
         if (n == 0)
                 return 0;
-        const json_t **v = realloc(e->mounts, (e->nmounts + n) * sizeof(*v));
+        const json_t **v = realloc(
+            e->mounts, (e->nmounts + n) * sizeof(*v)); // NOLINT(bugprone-sizeof-expression): an array of pointers
         if (v == NULL)
                 return ctk_error_set(err, ENOMEM, "out of memory");
         e->mounts = v;
