@@ -84,10 +84,11 @@ tree() { echo "$TREES/$1"; }
                 # stable key order and types
                 if [ "$n" -gt 0 ]; then
                         [ "$(jq -c '[.[] | keys_unsorted] | unique' <<<"$json")" = \
-                                '[["index","uuid","pci","partition","render_minor","devices","swarm_id"]]' ]
+                                '[["index","uuid","pci","partition","render_minor","kfd_node","gpu_id","devices","swarm_id"]]' ]
                         jq -e 'all(.[]; (.uuid == null or (.uuid | test("^0x[0-9A-F]+$")))
                                  and (.pci | test("^[0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}\\.[0-7]$"))
                                  and (.render_minor | type) == "number"
+                                 and (.kfd_node | type) == "number" and (.gpu_id | type) == "number"
                                  and (.devices | map(test("^/dev/dri/(card|renderD)[0-9]+$")) | all)
                                  and (.swarm_id == null or (.swarm_id | test("^0x[0-9A-F]+(:[0-9]+)?$"))))' <<<"$json"
                 # a Swarm id names one device
@@ -119,7 +120,7 @@ tree() { echo "$TREES/$1"; }
 @test "gpu list --json: the objects of the seed host; a GPU without unique_id has uuid null (N/A in the table)" {
         run "$CTK" --profile "$(profile seed-4xmi210)" gpu list --json
         [ "$status" -eq 0 ]
-        [ "$(jq -c '.[0]' <<<"$output")" = '{"index":0,"uuid":"0xEA35F57CC80DEB35","pci":"0000:03:00.0","partition":"","render_minor":130,"devices":["/dev/dri/card2","/dev/dri/renderD130"],"swarm_id":"0xEA35F57CC80DEB35"}' ]
+        [ "$(jq -c '.[0]' <<<"$output")" = '{"index":0,"uuid":"0xEA35F57CC80DEB35","pci":"0000:03:00.0","partition":"","render_minor":130,"kfd_node":4,"gpu_id":12261,"devices":["/dev/dri/card2","/dev/dri/renderD130"],"swarm_id":"0xEA35F57CC80DEB35"}' ]
         jq 'del(.gpus[1].unique_id)' "$(profile seed-4xmi210)" >"$BATS_TEST_TMPDIR/no-uuid.json"
         run "$CTK" --profile "$BATS_TEST_TMPDIR/no-uuid.json" gpu list --json
         [ "$status" -eq 0 ]
