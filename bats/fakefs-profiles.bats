@@ -42,13 +42,18 @@ regenerate() { # NAME CAPTURE DESCRIPTION
 }
 
 @test "materialized imported profiles reproduce the captured topology files" {
+        local counts='^\./nodes/[0-9]+/properties:(caches|mem_banks|io_links|p2p_links)_count '
         for c in topo-mi210-xgmi-pcie:mi210-xgmi-x8 topo-mi300-cpx:mi300x-cpx-x8 topology-parsing-mi308:mi308-x8; do
                 cap="$CTK_REPO/sim/captures/${c%%:*}"
                 "$FAKEFS" materialize "$PROFILES/${c##*:}.json" "$TMP/${c##*:}"
                 topo="$TMP/${c##*:}/sys/class/kfd/kfd/topology"
-                for f in $(cd "$cap" && find . -type f); do
-                        cmp "$cap/$f" "$topo/$f"
-                done
+                # every line of every captured file, as the tree has it; but a
+                # node's counts of links, banks and caches follow the
+                # directories the tree has (a capture may keep fewer than its
+                # counts say; amd-tools.bats checks counts and directories)
+                (cd "$cap" && find . -type f | LC_ALL=C sort >"$TMP/files")
+                (cd "$cap" && xargs grep -H '' <"$TMP/files") | grep -Ev "$counts" >"$TMP/want"
+                (cd "$topo" && xargs grep -H '' <"$TMP/files") | grep -Ev "$counts" | diff "$TMP/want" -
         done
 }
 
