@@ -402,8 +402,8 @@ within() {
         mkfifo "$d/runtime.log" "$d/log.json"
         printf '#!/bin/sh\nexit 0\n' >"$d/low-level"
         chmod 755 "$d/low-level"
-        jq -n --arg p "$RT_PROFILES/seed-4xmi210.json" --arg log "$d/runtime.log" --arg rt "$d/low-level" \
-                --arg s "$STATE" '{"profile": $p, "log-file": $log, "runtime-path": $rt, "state-dir": $s}' >"$d/toolkit.json"
+        jq -n --arg r "$(ctk_host seed-4xmi210)" --arg log "$d/runtime.log" --arg rt "$d/low-level" \
+                --arg s "$STATE" '{"root": $r, "log-file": $log, "runtime-path": $rt, "state-dir": $s}' >"$d/toolkit.json"
         rt_bundle "$d/b" true
         rt_spec_env "$d/b" AMD_VISIBLE_DEVICES=1
         # our log: a container given GPUs (a line logged) starts as without it

@@ -231,7 +231,7 @@ json.dump(s, open(path, "w"))' "$1/config.json" "$1.src" "$2" "$3" "$4" "$5" "$6
 
 # run_at_caps BUNDLE: runs it through the runtime and runc
 run_at_caps() {
-        jq --arg log "$T/runtime.log" '{"profile": .profile, "log-file": $log}' "$CFG" >"$T/runc.json"
+        jq --arg log "$T/runtime.log" '{"root": .root, "log-file": $log}' "$CFG" >"$T/runc.json"
         run --separate-stderr "$RT_SHIM" --amd-config="$T/runc.json" --root "$T/state" run --bundle "$1" "$2"
         echo "$output"
         echo "$stderr"
