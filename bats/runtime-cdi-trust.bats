@@ -177,7 +177,7 @@ OPEN_SKIPPED="is not trusted: it is writable by every user (mode 0777) (director
         cp "$upper"/*.json "$T/user-dir/cdi/"
         chown 65534:65534 "$T/user-dir"
         for entry in "$T/user-link" "$T/user-dir/cdi"; do
-                config profile "$RT_PROFILES/$SEED.json" "$(jq -n --arg cdi "$CDI" --arg e "$entry" \
+                config root "$SEED_HOST" "$(jq -n --arg cdi "$CDI" --arg e "$entry" \
                         '{"cdi-spec-dirs": [$cdi, $e], "cdi-kinds": ["*"]}')"
                 case $entry in
                 */user-link) why="$entry is not trusted: the symbolic link is owned by uid 65534, not root (directory skipped)" ;;
@@ -199,7 +199,7 @@ OPEN_SKIPPED="is not trusted: it is writable by every user (mode 0777) (director
                 [ ! -e "$T/ran-only" ]
         done
         [ "$output" = "amd-container-runtime: AMD_VISIBLE_DEVICES: example.com/only=x: no CDI spec in $CDI, $T/user-dir/cdi has kind example.com/only; skipped: $T/user-dir/cdi is not trusted: its directory $T/user-dir is owned by uid 65534, not root (directory skipped)" ]
-        config profile "$RT_PROFILES/$SEED.json" "$(jq -n --arg cdi "$CDI" --arg e "$T/user-link" \
+        config root "$SEED_HOST" "$(jq -n --arg cdi "$CDI" --arg e "$T/user-link" \
                 '{"cdi-spec-dirs": [$cdi, $e], "cdi-kinds": ["*"]}')"
         run shim run --bundle "$B" "$ID"
         [ "$output" = "amd-container-runtime: AMD_VISIBLE_DEVICES: example.com/only=x: no CDI spec in $CDI, $T/user-link has kind example.com/only; skipped: $T/user-link is not trusted: the symbolic link is owned by uid 65534, not root (directory skipped)" ]
@@ -209,7 +209,7 @@ OPEN_SKIPPED="is not trusted: it is writable by every user (mode 0777) (director
         mkdir "$T/sticky/cdi"
         cp "$upper/only.json" "$T/sticky/cdi/"
         for entry in "$T/user-link" "$T/sticky/cdi"; do
-                config profile "$RT_PROFILES/$SEED.json" "$(jq -n --arg cdi "$CDI" --arg e "$entry" \
+                config root "$SEED_HOST" "$(jq -n --arg cdi "$CDI" --arg e "$entry" \
                         '{"cdi-spec-dirs": [$cdi, $e], "cdi-kinds": ["*"]}')"
                 rm -f "$T/ran-only"
                 request example.com/only=x

@@ -83,7 +83,7 @@ teardown() { rt_cdi_teardown; }
         # no spec of the kind in either directory
         rm "$CDI/nic.json"
         mkdir -p "$T/run-cdi"
-        config profile "$RT_PROFILES/$SEED.json" "$(jq -n --arg c "$CDI" --arg r "$T/run-cdi" \
+        config root "$SEED_HOST" "$(jq -n --arg c "$CDI" --arg r "$T/run-cdi" \
                 '{"cdi-spec-dirs": [$c, $r], "cdi-kinds": ["amd.com/gpu", "example.com/nic"]}')"
         run shim run --bundle "$B" "$ID"
         [ "$status" -eq 1 ]

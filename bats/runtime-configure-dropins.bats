@@ -142,7 +142,7 @@ cri_loads() {
 @test "containerd 1.7 (Debian 13): its CRI plugin loads with the drop-in (containerd's default config.toml and Debian's, with and without --set-as-default)" {
         root=$(realpath "$(sh "$CTK_REPO/sim/engines.sh")")
         d=$(mktemp -d "$root/tmp/ctk-cri17.XXXXXX")
-        cp "$CTK" "$d/amd-ctk"
+        cp "$(ctk_static_build)/bin/amd-ctk" "$d/amd-ctk"
         cri_loads "$d" "$root" || {
                 rm -rf "$d"
                 false
@@ -154,7 +154,7 @@ cri_loads() {
         root=$(sh "$CTK_REPO/sim/engines.sh")
         d=$(mktemp -d "$root/tmp/ctk-dropin.XXXXXX")
         in=${d#"$root"} # the same directory, seen from inside the root
-        cp "$CTK" "$d/amd-ctk"
+        cp "$(ctk_static_build)/bin/amd-ctk" "$d/amd-ctk"
         chroot "$root" "$in/amd-ctk" runtime configure --runtime containerd --config-path "$in/99-amd.toml" \
                 --containerd-config "$in/config.toml" --runtime-path /usr/bin/amd-container-runtime >/dev/null
         run chroot "$root" containerd --config "$in/config.toml" config dump

@@ -92,7 +92,7 @@ userns='.linux.namespaces += [{"type": "user"}] | .linux.uidMappings = [{"contai
         TEMPLATE=$UNS/template
         B=$UNS/bundle
         cp -a "$TEMPLATE" "$B"
-        config profile "$RT_PROFILES/$SEED.json" '{"accept-visible-devices-envvar-when-unprivileged": false}'
+        config root "$SEED_HOST" '{"accept-visible-devices-envvar-when-unprivileged": false}'
         for v in AMD_VISIBLE_DEVICES=all AMD_VISIBLE_DEVICES=1 DOCKER_RESOURCE_GPU=1; do
                 fresh ".process.env += [\"$v\"]" "$privileged" "$userns"
                 runs_without_gpus "$IGNORED_USERNS"
@@ -110,12 +110,12 @@ userns='.linux.namespaces += [{"type": "user"}] | .linux.uidMappings = [{"contai
         [ "$status" -eq 0 ]
         [ "$(ls_nodes <<<"$output")" = "$(gpu1_nodes)" ]
         # by default the variables count in any container, a user namespace or not
-        config profile "$RT_PROFILES/$SEED.json"
+        config root "$SEED_HOST"
         # (the spec's nodes: runc would bind-mount them from this host, which has none)
         fresh '.process.env += ["AMD_VISIBLE_DEVICES=1"]' "$userns"
         printf '#!/bin/sh\nexit 0\n' >"$T/low-level"
         chmod 755 "$T/low-level"
-        config profile "$RT_PROFILES/$SEED.json" "$(jq -n --arg rt "$T/low-level" '{"runtime-path": $rt}')"
+        config root "$SEED_HOST" "$(jq -n --arg rt "$T/low-level" '{"runtime-path": $rt}')"
         create "$B" "$ID"
         [ "$status" -eq 0 ]
         [ "$(jq -c '[.linux.devices[].path]' "$B/config.json")" = '["/dev/dri/card3","/dev/dri/renderD131","/dev/kfd"]' ]

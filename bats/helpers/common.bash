@@ -142,3 +142,16 @@ ctk_require_built() {
                 }
         done
 }
+
+# ctk_static_build: the packages' build (make STATIC=1, in build/static):
+# the programs as they run in another release's root; made or brought up
+# to date first (one at a time: test files run side by side share it).
+# Prints its directory.
+ctk_static_build() {
+        local out
+        out=$(sh "$CTK_REPO/sim/pkg.sh" build 2>&1) || {
+                echo "the static build failed: $out" >&2
+                return 1
+        }
+        printf '%s\n' "$CTK_REPO/build/static"
+}

@@ -133,7 +133,7 @@ engines_start() {
         ENGINES_DIR=$(ctk_tmpdir engines) || return 1
         ENGINES_RELEASE=$release ENGINES_CGROUP=$cgroup ENGINES_DEB=
         local build
-        build=$(engines_static_build) || return 1
+        build=$(ctk_static_build) || return 1
         if [ $deb = 1 ]; then
                 ENGINES_DEB=$(engines_deb) || return 1
                 cp "$ENGINES_DEB" "$ENGINES_DIR/" || return 1
@@ -202,18 +202,6 @@ NS
                 engines_stop
                 return 1
         }
-}
-
-# engines_static_build: the packages' build (make STATIC=1, in build/static),
-# made or brought up to date first; prints its directory
-engines_static_build() {
-        local out
-        # (one at a time: test files run side by side share build/static)
-        out=$(sh "$CTK_REPO/sim/pkg.sh" build 2>&1) || {
-                echo "engines: the static build failed: $out" >&2
-                return 1
-        }
-        printf '%s\n' "$CTK_REPO/build/static"
 }
 
 # engines_deb: the amd-container-toolkit package of `make deb` (made, or
