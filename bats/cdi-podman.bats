@@ -15,12 +15,16 @@ setup_file() {
         export CTK="$CTK_BIN/amd-ctk"
         export IMAGES_CACHE=$BATS_FILE_TMPDIR
         fakefs_require_fuse
-        podman_start
-        podman_import_images
-        # the seed host (4 MI210) as a live /sys and /dev
-        # (its mount list in this file's directory, not in a shared /tmp file)
+        # the seed host (4 MI210) and an MI300X host as live /sys and /dev,
+        # mounted before podman's private mount namespace is made, which
+        # copies them (a spec generated on a simulated host binds its sysfs)
+        # (their mount list in this file's directory, not in a shared /tmp file)
         BATS_TEST_TMPDIR=$BATS_FILE_TMPDIR fakefs_mount "$PROFILES/seed-4xmi210.json"
         export SEED_MNT=$FAKEFS_MNT
+        BATS_TEST_TMPDIR=$BATS_FILE_TMPDIR fakefs_mount "$PROFILES/mi300x-spx-x8.json"
+        export MI300X_MNT=$FAKEFS_MNT
+        podman_start
+        podman_import_images
         "$CTK" --root "$SEED_MNT" cdi generate --output "$PODMAN_CDI_DIR/amd.json" --device-name-strategy index,uuid
 }
 
@@ -28,6 +32,7 @@ teardown_file() {
         local rc=0
         podman_stop || rc=1
         [ -z "${SEED_MNT:-}" ] || fakefs_unmount "$SEED_MNT" || rc=1
+        [ -z "${MI300X_MNT:-}" ] || fakefs_unmount "$MI300X_MNT" || rc=1
         return $rc
 }
 
@@ -95,7 +100,7 @@ crw-rw---- 0 109 226,131 renderD131" ]
 }
 
 @test "podman: after repartitioning a GPU and regenerating, its partitions are separate devices" {
-        fakefs_mount "$PROFILES/mi300x-spx-x8.json"
+        FAKEFS_MNT=$MI300X_MNT
         # its own kind, so the seed spec's amd.com/gpu devices do not conflict
         f="$PODMAN_CDI_DIR/mi300x.json"
         "$CTK" --root "$FAKEFS_MNT" cdi generate --output "$f" --class mi300x

@@ -111,7 +111,7 @@ files() { # ROOT
         cp "$T/main/usr/bin/amd-container-runtime" "$T/empty/"
         run chroot "$T/empty" /amd-container-runtime state x
         [ "$status" -eq 1 ]
-        [ "$output" = "amd-container-runtime: no low-level runtime found: neither runc nor crun is on PATH; set runtime-path in the configuration file" ]
+        [ "$output" = "amd-container-runtime: no low-level runtime found: neither runc nor crun is on PATH nor in /usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin; set runtime-path in the configuration file" ]
 }
 
 # install_remove_purge ROOT: install on a host without amdgpu, remove keeps
