@@ -27,10 +27,15 @@ teardown() {
 in_private_host() {
         unshare --mount --net --pid --fork --mount-proc --propagation private bash -c '
                 set -e
+                # other test files mount below /tmp and the build tree while
+                # this one runs; removing a mount point there detaches its
+                # copy here too: those copies are detached first
+                findmnt -rn -o TARGET | awk -v r="$2/" "index(\$0, \"/tmp/\") == 1 || index(\$0, r) == 1" |
+                        sort -r | while read -r m; do umount -l "$m" 2>/dev/null || true; done
                 mount -t tmpfs tmpfs /run
                 ! [ -d /etc/systemd/system ] || mount -t tmpfs tmpfs /etc/systemd/system
                 ip link set lo up
-                eval "$1"' in_private_host "$1"
+                eval "$1"' in_private_host "$1" "$CTK_REPO"
 }
 
 @test "hoststate: two snapshots of an unchanged host compare equal" {

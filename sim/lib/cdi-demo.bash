@@ -31,7 +31,7 @@ fi
 # In the namespace: the commands look exactly like the README's.
 in_ns() { nsenter --target "$(cat "$PODMAN_DIR/ns.pid")" --mount -- env -u DOCKER_CONFIG -u DOCKER_HOST "$@"; }
 amd-ctk() { in_ns "$CTK_BIN/amd-ctk" "$@"; }
-podman() { in_ns podman "$@"; }
+podman() { ctk_podman "$@"; } # (in the namespace's cgroup too)
 demo_run amd-ctk cdi generate --output=/etc/cdi/amd.json
 if has_ctk cdi validate; then
         demo_run amd-ctk cdi validate --path=/etc/cdi/amd.json
