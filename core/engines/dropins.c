@@ -133,5 +133,18 @@ int ctk_dropin_containerd_imports(const char *text, size_t len, const char *name
                         r = ctk_error_set(err, ENOMEM, "out of memory");
         }
         ctk_toml_top_clear(&top);
+        if (r == 0 && *out != NULL) { /* what was made must parse (a table named imports forbids the key) */
+                struct ctk_toml_top made;
+                _cleanup_error_ struct ctk_error *why = NULL;
+                if (ctk_toml_check(*out, strlen(*out), name, &made, NULL, &why) < 0) {
+                        free(*out);
+                        *out = NULL;
+                        return ctk_error_set(err, EINVAL,
+                                             "%s: a top-level imports list cannot be written there (%s); fix the "
+                                             "file's imports by hand",
+                                             CTK_CUT(name), why->msg);
+                }
+                ctk_toml_top_clear(&made);
+        }
         return r;
 }
