@@ -148,13 +148,11 @@ EOF_ROWS
         printf '%s\n' "$output" | grep -E '^0 ' | grep -q 'N/A     N/A    N/A, N/A, 0         N/A'
 }
 
-# kfd_files DIR [LIST]: every line of DIR's links' and caches' properties
-# and of its memory banks' files (or of the files LIST names, relative to
-# DIR), each after its file's name: one grep for all
+# kfd_files DIR: the files of DIR's links' and caches' properties and of its
+# memory banks, one a line, relative to DIR
 kfd_files() {
-        (cd "$1" && if [ -n "${2:-}" ]; then cat "$2"; else
-                find . \( -path '*_links/*/properties' -o -path '*/mem_banks/*' -o -path '*/caches/*/properties' \) -type f
-        fi | xargs grep -H '' | LC_ALL=C sort)
+        (cd "$1" && find . \( -path '*_links/*/properties' -o -path '*/mem_banks/*' -o -path '*/caches/*/properties' \) \
+                -type f | LC_ALL=C sort)
 }
 
 # kfd_counts DIR: "NODE KIND N" for every node of DIR and KIND io_links,
@@ -177,11 +175,11 @@ kfd_counts() {
         for c in topo-mi210-xgmi-pcie:mi210-xgmi-x8 topo-mi300-cpx:mi300x-cpx-x8 topology-parsing-mi308:mi308-x8; do
                 cap=$CTK_REPO/sim/captures/${c%%:*}/nodes
                 host=$BATS_FILE_TMPDIR/${c##*:}/sys/class/kfd/kfd/topology/nodes
-                kfd_files "$cap" >"$BATS_TEST_TMPDIR/want"
-                [ -s "$BATS_TEST_TMPDIR/want" ]
+                kfd_files "$cap" >"$BATS_TEST_TMPDIR/files"
+                [ -s "$BATS_TEST_TMPDIR/files" ]
                 # the capture's files, as the host has them
-                cut -d: -f1 "$BATS_TEST_TMPDIR/want" | uniq >"$BATS_TEST_TMPDIR/files"
-                kfd_files "$host" "$BATS_TEST_TMPDIR/files" | diff "$BATS_TEST_TMPDIR/want" -
+                ctk_file_lines "$cap" "$BATS_TEST_TMPDIR/files" >"$BATS_TEST_TMPDIR/want"
+                ctk_file_lines "$host" "$BATS_TEST_TMPDIR/files" | diff "$BATS_TEST_TMPDIR/want" -
         done
         for p in $AMD_PROFILES; do
                 host=$BATS_FILE_TMPDIR/$p/sys/class/kfd/kfd/topology/nodes

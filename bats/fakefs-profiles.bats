@@ -52,8 +52,8 @@ regenerate() { # NAME CAPTURE DESCRIPTION
                 # directories the tree has (a capture may keep fewer than its
                 # counts say; amd-tools.bats checks counts and directories)
                 (cd "$cap" && find . -type f | LC_ALL=C sort >"$TMP/files")
-                (cd "$cap" && xargs grep -H '' <"$TMP/files") | grep -Ev "$counts" >"$TMP/want"
-                (cd "$topo" && xargs grep -H '' <"$TMP/files") | grep -Ev "$counts" | diff "$TMP/want" -
+                ctk_file_lines "$cap" "$TMP/files" | grep -Ev "$counts" >"$TMP/want"
+                ctk_file_lines "$topo" "$TMP/files" | grep -Ev "$counts" | diff "$TMP/want" -
         done
 }
 

@@ -155,3 +155,8 @@ ctk_static_build() {
         }
         printf '%s\n' "$CTK_REPO/build/static"
 }
+
+# ctk_file_lines DIR LIST: every line of the files LIST names (relative to
+# DIR, one a line), each after its file's name ("./a/b:line"): one grep for
+# all; two trees compared with one diff of this
+ctk_file_lines() { (cd "$1" && xargs grep -H '' <"$2"); }
