@@ -182,14 +182,20 @@ kfd_counts() {
                 ctk_file_lines "$host" "$BATS_TEST_TMPDIR/files" | diff "$BATS_TEST_TMPDIR/want" -
         done
         for p in $AMD_PROFILES; do
-                host=$BATS_FILE_TMPDIR/$p/sys/class/kfd/kfd/topology/nodes
-                kfd_counts "$host" >"$BATS_TEST_TMPDIR/counts"
-                [ "$(wc -l <"$BATS_TEST_TMPDIR/counts")" -eq $(($(ls "$host" | wc -l) * 4)) ]
-                kfd_counts "$host" --dirs | diff "$BATS_TEST_TMPDIR/counts" - || {
-                        echo "$p: the counts of a node's properties (<) and its directories (>) differ"
-                        return 1
-                }
+                counts_agree "$BATS_FILE_TMPDIR/$p" "$p"
         done
+}
+
+# counts_agree HOST WHAT: every KFD node of HOST has the four counts, and
+# they agree with the node's directories
+counts_agree() {
+        local nodes=$1/sys/class/kfd/kfd/topology/nodes
+        kfd_counts "$nodes" >"$BATS_TEST_TMPDIR/counts"
+        [ "$(wc -l <"$BATS_TEST_TMPDIR/counts")" -eq $(($(ls "$nodes" | wc -l) * 4)) ]
+        kfd_counts "$nodes" --dirs | diff "$BATS_TEST_TMPDIR/counts" - || {
+                echo "$2: the counts of a node's properties (<) and its directories (>) differ"
+                return 1
+        }
 }
 
 @test "rocm-smi --showtopo on mi210-xgmi-x8: the capture's XGMI hives, weights and hops" {
@@ -224,9 +230,20 @@ same_devices() {
         [ "$(rocm_rows "$FAKEFS_MNT" | wc -l)" -eq 15 ]
         tool_ok "$FAKEFS_MNT" rocm-smi --showcomputepartition
         [[ "$output" == *"GPU[0]		: Compute Partition: CPX"* ]]
+        # the partitions' KFD nodes have their links, banks and caches, as the driver makes them
+        [ "$(ls "$FAKEFS_MNT/sys/class/kfd/kfd/topology/nodes" | wc -l)" -eq 17 ]
+        counts_agree "$FAKEFS_MNT" CPX
+        tool_ok "$FAKEFS_MNT" rocm-smi --showtopo
+        printf '%s\n' "$output" | sed -n '/Hops between/,/^$/p' | grep -qE '^GPU14 ' || {
+                echo "rocm-smi --showtopo after the repartition has no row for GPU14"
+                printf '%s\n' "$output" | sed -n '/Hops between/,/^$/p'
+                return 1
+        }
         echo SPX >"$part"
         same_devices "$FAKEFS_MNT" "SPX again"
         [ "$(rocm_rows "$FAKEFS_MNT" | wc -l)" -eq 8 ]
+        [ "$(ls "$FAKEFS_MNT/sys/class/kfd/kfd/topology/nodes" | wc -l)" -eq 10 ]
+        counts_agree "$FAKEFS_MNT" "SPX again"
 }
 
 @test "limits: what needs the driver's ioctls is N/A, with the tools' own words, not a crash" {
