@@ -58,9 +58,9 @@
 # bundles do under /run.
 #
 # The runtime measured is CTK_BIN's (make bench: the default build, linked
-# dynamically); with RT_STATIC, the path of a statically linked one (make
-# bench: the packages' build, STATIC=1), that one too, in the same run, in
-# the rows that say "static".
+# dynamically); RT_ALSO lists other runtimes to measure in the same run, as
+# NAME=PATH words, each in the rows that say NAME (make bench: "static", the
+# packages' build, and "before" with BENCH_BEFORE, another commit's build).
 #
 #   BENCH_ITERATIONS   iterations per variant (default 50)
 #   BENCH_DIR          where to work (default a new directory in /dev/shm)
@@ -80,11 +80,16 @@ RUNC=$(command -v runc) || {
         exit 1
 }
 TRUE=$(type -P true)
-RT_STATIC=${RT_STATIC:-}
-[ -z "$RT_STATIC" ] || [ -x "$RT_STATIC" ] || {
-        echo "bench: $RT_STATIC is missing (run make STATIC=1 BUILD=build/static)" >&2
-        exit 1
-}
+declare -A also=()
+also_names=()
+for w in ${RT_ALSO:-}; do
+        [ -x "${w#*=}" ] || {
+                echo "bench: RT_ALSO: ${w#*=} is not an executable runtime (build it first)" >&2
+                exit 1
+        }
+        also[${w%%=*}]=${w#*=}
+        also_names+=("${w%%=*}")
+done
 [ -x "$RT_SHIM" ] || {
         echo "bench: $RT_SHIM is missing (run make)" >&2
         exit 1
@@ -291,12 +296,12 @@ sample() {
         local wc cc wd cd
         AMD_CTK_CONFIG=$cfg "$tmp/cpu-time" "$tmp/cpu.out" "$@" --root "$state" create --bundle "$b" "$id" \
                 >/dev/null 2>>"$tmp/errors" || rc=1
-        read -r wc cc <"$tmp/cpu.out"
+        read -r wc cc _ <"$tmp/cpu.out"
         "$RUNC" --root "$state" kill "$id" KILL 2>/dev/null || true
         until stopped "$id" || [ $((tries += 1)) -gt 200 ]; do sleep 0.01; done
         AMD_CTK_CONFIG=$cfg "$tmp/cpu-time" "$tmp/cpu.out" "$@" --root "$state" delete "$id" >/dev/null \
                 2>>"$tmp/errors" || rc=1
-        read -r wd cd <"$tmp/cpu.out"
+        read -r wd cd _ <"$tmp/cpu.out"
         failures=$((failures + rc))
         samples[$key-create]+="$wc "
         samples[$key-delete]+="$wd "
@@ -328,11 +333,11 @@ for ((i = 0; i < N; i++)); do
         for s in x8 cpx; do
                 sample "true-shim-$s" "$tmp/spec-$s.json" "$tmp/cfg-true-$s.json" --true "$RT_SHIM"
         done
-        if [ -n "$RT_STATIC" ]; then
-                sample true-static "$tmp/spec-plain.json" "$tmp/cfg-true-plain.json" --true "$RT_STATIC"
-                sample true-static-delete "$tmp/spec-plain.json" "$tmp/cfg-true-plain.json" --true-delete "$RT_STATIC"
-                sample true-static-cpx "$tmp/spec-cpx.json" "$tmp/cfg-true-cpx.json" --true "$RT_STATIC"
-        fi
+        for a in "${also_names[@]}"; do
+                sample "true-$a" "$tmp/spec-plain.json" "$tmp/cfg-true-plain.json" --true "${also[$a]}"
+                sample "true-$a-delete" "$tmp/spec-plain.json" "$tmp/cfg-true-plain.json" --true-delete "${also[$a]}"
+                sample "true-$a-cpx" "$tmp/spec-cpx.json" "$tmp/cfg-true-cpx.json" --true "${also[$a]}"
+        done
         sample cpu-true "$tmp/spec-plain.json" "$tmp/cfg-true-plain.json" --cpu "$TRUE"
         sample cpu-mode-legacy "$tmp/spec-cpx.json" "$tmp/cfg-true-mode-legacy.json" --cpu "$RT_SHIM"
         sample cpu-mode-auto "$tmp/spec-cpx.json" "$tmp/cfg-true-mode-auto.json" --cpu "$RT_SHIM"
@@ -349,10 +354,10 @@ for ((i = 0; i < N; i++)); do
                 sample "shim-$s" "$tmp/spec-$s.json" "$tmp/cfg-$s.json" "$RT_SHIM"
         done
         sample shim-tracked "$tmp/spec-cpx.json" "$tmp/cfg-tracked-runc.json" "$RT_SHIM"
-        if [ -n "$RT_STATIC" ]; then
-                sample shim-static "$tmp/spec-plain.json" "$tmp/cfg-plain.json" "$RT_STATIC"
-                sample shim-static-cpx "$tmp/spec-cpx.json" "$tmp/cfg-cpx.json" "$RT_STATIC"
-        fi
+        for a in "${also_names[@]}"; do
+                sample "shim-$a" "$tmp/spec-plain.json" "$tmp/cfg-plain.json" "${also[$a]}"
+                sample "shim-$a-cpx" "$tmp/spec-cpx.json" "$tmp/cfg-cpx.json" "${also[$a]}"
+        done
 done
 
 echo
@@ -361,10 +366,10 @@ echo "the ratio of create + delete, wall and CPU time"
 printf '%-34s %8s %8s %8s %8s %8s %7s %7s\n' "scenario" "runc" "shim" "runc" "shim" "added" "ratio" "ratio"
 printf '%-34s %8s %8s %8s %8s %8s %7s %7s\n' "" "create" "create" "delete" "delete" "c + d" "wall" "CPU"
 runc_row "pass-through (no GPU requested)" runc shim
-[ -z "$RT_STATIC" ] || runc_row "the same, static" runc shim-static
+for a in "${also_names[@]}"; do runc_row "the same, $a" runc "shim-$a"; done
 runc_row "8 GPUs (mi210-xgmi-x8, 0-7)" runc-x8 shim-x8
 runc_row "63 partitions (mi300x-cpx-x8, all)" runc-cpx shim-cpx
-[ -z "$RT_STATIC" ] || runc_row "the same, static" runc-cpx shim-static-cpx
+for a in "${also_names[@]}"; do runc_row "the same, $a" runc-cpx "shim-$a-cpx"; done
 runc_row "the same, GPU tracker, 1,000 tracked" runc-cpx shim-tracked
 added_runc_tracked=$added
 added_runc_tracked_create=$(($(median shim-tracked-create) - $(median runc-cpx-create)))
@@ -381,11 +386,11 @@ added_own_pass=$added
 row "create, 8 GPUs (mi210-xgmi-x8)" true true-shim-x8
 row "create, 63 partitions (mi300x-cpx)" true true-shim-cpx
 added_own_cpx=$added
-if [ -n "$RT_STATIC" ]; then
-        row "static: delete (pass-through)" true true-static-delete
-        row "static: create, pass-through" true true-static
-        row "static: create, 63 partitions" true true-static-cpx
-fi
+for a in "${also_names[@]}"; do
+        row "$a: delete (pass-through)" true "true-$a-delete"
+        row "$a: create, pass-through" true "true-$a"
+        row "$a: create, 63 partitions" true "true-$a-cpx"
+done
 echo
 echo "with the GPU tracker, 1,000 containers tracked, 63 partitions: the low-level runtime replaced by a"
 echo "stand-in taking 20 ms per create and 3 ms per delete, medians of $N, milliseconds"
@@ -436,7 +441,7 @@ cpu_verdict() {
                 "$(awk -v r="$r" 'BEGIN { print (r <= 1.05 ? "met" : "missed") }'))"
 }
 cpu_verdict shim-cpx "$RT_SHIM"
-[ -z "$RT_STATIC" ] || cpu_verdict shim-static-cpx "$RT_STATIC"
+for a in "${also_names[@]}"; do cpu_verdict "shim-$a-cpx" "$a, ${also[$a]}"; done
 echo "  the same through runc: create $(ms "$added_runc_tracked_create") ms, create + delete" \
         "$(ms "$added_runc_tracked") ms, with runc's delete running the release hook (orders of magnitude only)"
 echo "measured on $(uname -srm), $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg), $(date -u +%Y-%m-%d)"
