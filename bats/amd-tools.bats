@@ -255,6 +255,15 @@ same_devices() {
         tool_ok "$host" rocm-smi --showproductname
         [[ "$output" == *"Card Series: 		N/A"* ]]
         [[ "$output" == *"GFX Version: 		gfx90a"* ]]
+        # rocminfo: the HSA runtime opens /dev/kfd for its ioctls; the driver is found, the node cannot serve
+        run amd_tool "$host" rocminfo
+        [ "$status" -eq 1 ] && [[ "$output" == *"ROCk module is loaded"* ]] &&
+                [[ "$output" == *"Unable to open /dev/kfd read-write: No such device or address"* ]] &&
+                [[ "$output" != *Segmentation* ]] && [[ "$output" != *Aborted* ]] || {
+                echo "rocminfo (exit $status) did not stop at /dev/kfd in its own words:"
+                printf '%s\n' "$output"
+                return 1
+        }
 }
 
 # bad_profile NAME JQ-EDIT WANT: the edited seed profile fails to mount with

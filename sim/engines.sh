@@ -6,7 +6,7 @@
 #   sh sim/engines.sh --pkg RELEASE prints the package root's path
 #                                   (bookworm or trixie: bats/package.bats)
 #   sh sim/engines.sh --tools       prints the root of AMD's tools (sid:
-#                                   rocm-smi, amd-smi: bats/amd-tools*.bats)
+#                                   rocm-smi, amd-smi, rocminfo: bats/amd-tools*.bats)
 #   sh sim/engines.sh --all         builds all seven at once (make engines)
 #
 #   trixie    (default) Debian 13: docker 26, containerd 1.7, runc, crun,
@@ -65,7 +65,7 @@ root() {
 # AMD's own tools as Debian packages them (never rebuilt or patched): the
 # judges of the simulated hosts (docs/simulation.md)
 tools_root() {
-        sh sim/roots.sh sid-amdtools sid rocm-smi librocm-smi64-1 amd-smi python3 strace
+        sh sim/roots.sh sid-amdtools sid rocm-smi librocm-smi64-1 amd-smi rocminfo python3 strace
 }
 pkg_root() {
         case $1 in
