@@ -1,8 +1,9 @@
 #!/usr/bin/env bats
 # The docker sessions of AMD's toolkit README ("Configuring Docker", "Docker Runtime
 # Integration", "GPU UUID Support") on the simulated 4 x MI210 host of the
-# GPU tracker document, with a real private dockerd, containerd and runc
-# driving amd-container-runtime. See helpers/docker_gpu.bash.
+# GPU tracker document, served over FUSE, with a real private dockerd,
+# containerd and runc driving amd-container-runtime, and Debian's rocm-smi in
+# the containers. See helpers/docker_gpu.bash.
 #
 # CDI through docker (`docker run --device amd.com/gpu=all ...`): this
 # machine's dockerd is 20.10, which has no CDI support; a newer docker CLI
@@ -13,6 +14,8 @@
 load helpers/common
 load helpers/dockerd
 load helpers/images
+load helpers/amd_tools
+load helpers/fakefs
 load helpers/docker_gpu
 
 setup_file() { gpu_docker_start seed-4xmi210; }
@@ -134,12 +137,18 @@ readme_uuid_profile() {
 }
 
 @test "no variable, none, void, empty: no GPU node in the container" {
-        ok docker run --rm --runtime=amd rocm/rocm-terminal rocm-smi
-        assert_gpus
-        for v in none void ''; do
-                ok docker run --rm --runtime=amd -e AMD_VISIBLE_DEVICES="$v" rocm/rocm-terminal rocm-smi
-                assert_gpus
+        # unset, void, empty: the runtime acts as runc (this machine's sysfs)
+        for v in unset void ''; do
+                if [ "$v" = unset ]; then
+                        ok docker run --rm --runtime=amd rocm/rocm-terminal rocm-smi
+                else
+                        ok docker run --rm --runtime=amd -e AMD_VISIBLE_DEVICES="$v" rocm/rocm-terminal rocm-smi
+                fi
+                assert_no_amdgpu
         done
+        # none: the simulated host, none of its GPUs
+        ok docker run --rm --runtime=amd -e AMD_VISIBLE_DEVICES=none rocm/rocm-terminal rocm-smi
+        assert_gpus
         run docker run --rm --runtime=amd -e AMD_VISIBLE_DEVICES=none rocm/rocm-terminal ls -ln /dev/dri /dev/kfd
         [ "$status" -eq 1 ]
         [[ "$output" == *"/dev/dri: No such file or directory"* ]]
@@ -215,7 +224,7 @@ readme_uuid_profile() {
         assert_gpus 1 3
         # other generic resources are not GPUs
         ok docker run --rm --runtime=amd -e DOCKER_RESOURCE_NIC=1 rocm/rocm-terminal rocm-smi
-        assert_gpus
+        assert_no_amdgpu
 }
 
 @test "a UUID this host does not have: docker run fails naming it" {
@@ -227,7 +236,8 @@ readme_uuid_profile() {
 }
 
 @test "GPU UUID Support: the README's commands as written, on a host with the README's UUIDs" {
-        toolkit_config root "$(ctk_host "$(readme_uuid_profile)")" # read by the runtime at the next start
+        gpu_host_mount "$(readme_uuid_profile)"
+        toolkit_config root "$GPU_HOST" # read by the runtime at the next start
         # Use specific GPUs by UUID
         ok docker run --rm --runtime=amd \
                 -e AMD_VISIBLE_DEVICES=0xef2c1799a1f3e2ed,0x1234567890abcdef \
@@ -257,7 +267,7 @@ readme_uuid_profile() {
         ok docker run --rm -e AMD_VISIBLE_DEVICES=0,1,2 rocm/rocm-terminal rocm-smi
         assert_gpus 0 1 2
         ok docker run --rm rocm/rocm-terminal rocm-smi
-        assert_gpus
+        assert_no_amdgpu
         fails_with "AMD_VISIBLE_DEVICES: GPU 9 does not exist (this host has GPUs 0-3)" \
                 docker run --rm -e AMD_VISIBLE_DEVICES=9 rocm/rocm-terminal rocm-smi
 }
@@ -275,7 +285,7 @@ readme_uuid_profile() {
         ok docker info --format '{{.DefaultRuntime}}'
         [ "$output" = runc ]
         ok docker run --rm -e AMD_VISIBLE_DEVICES=all rocm/rocm-terminal rocm-smi
-        assert_gpus # plain runc ignores the variable
+        assert_no_amdgpu # plain runc ignores the variable
         ok docker run --rm --runtime=amd -e AMD_VISIBLE_DEVICES=all rocm/rocm-terminal rocm-smi
         assert_gpus 0 1 2 3
 }
@@ -294,18 +304,24 @@ readme_uuid_profile() {
         [[ "${lines[0]}" == "docker: Error response from daemon: Unknown runtime specified amd" ||
                 "${lines[0]}" == "docker: Error response from daemon: unknown or invalid runtime name: amd" ]]
         ok docker run --rm rocm/rocm-terminal rocm-smi
-        assert_gpus
+        assert_no_amdgpu
 }
 
+# A materialized host is no FUSE mount: the runtime gives its containers
+# the host's GPU nodes, not its sysfs (rocm-smi there finds this machine's,
+# without amdgpu), so the nodes are what is checked.
 @test "the materialized host: a UUID and an index; explicit --device paths of its nodes" {
-        ok docker run --rm --runtime=amd -e AMD_VISIBLE_DEVICES=0x12FE4F7FDAF06B9,1 rocm/rocm-terminal rocm-smi
-        assert_gpus 1 3
+        host=$(ctk_host "$GPU_PROFILE")
+        toolkit_config root "$host"
+        ok docker run --rm --runtime=amd -e AMD_VISIBLE_DEVICES=0x12FE4F7FDAF06B9,1 rocm/rocm-terminal \
+                ls -ln /dev/dri /dev/kfd
+        assert_ls_gpus 1 3
         # "Using explicit paths" (no runtime=amd), with the simulated host's nodes
-        ok docker run --device "$GPU_HOST/dev/kfd:/dev/kfd" \
-                --device "$GPU_HOST/dev/dri/renderD128:/dev/dri/renderD128" \
-                --device "$GPU_HOST/dev/dri/renderD129:/dev/dri/renderD129" rocm/rocm-terminal rocm-smi
-        [ "$(printf '%s\n' "$output" | awk '/^\/dev\// { print $1, $2 }')" = "$(printf '%s\n' \
-                '/dev/kfd 235:0' '/dev/dri/renderD128 226:128' '/dev/dri/renderD129 226:129')" ]
+        ok docker run --device "$host/dev/kfd:/dev/kfd" \
+                --device "$host/dev/dri/renderD128:/dev/dri/renderD128" \
+                --device "$host/dev/dri/renderD129:/dev/dri/renderD129" rocm/rocm-terminal ls -ln /dev/dri /dev/kfd
+        [ "$(printf '%s\n' "$output" | awk '/^c/ { print $NF, $5 $6 }')" = "$(printf '%s\n' \
+                '/dev/kfd 235,0' 'renderD128 226,128' 'renderD129 226,129')" ]
 }
 
 @test "a broken toolkit configuration: docker run shows the file:line:column error; a profile, how to serve it" {
@@ -324,7 +340,7 @@ readme_uuid_profile() {
                 docker run --rm --runtime=amd -e AMD_VISIBLE_DEVICES=0 rocm/rocm-terminal rocm-smi
         # without a GPU request the host is not even read
         ok docker run --rm --runtime=amd rocm/rocm-terminal rocm-smi
-        assert_gpus
+        assert_no_amdgpu
 }
 
 @test "CDI via docker: this dockerd (20.10) has no CDI; the README's --device amd.com/gpu=all is refused" {

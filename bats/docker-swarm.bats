@@ -4,11 +4,14 @@
 # resources, then `docker stack deploy` of both docker-compose.yml files, as
 # written. A one-node swarm on a private dockerd that runs in a network
 # namespace of its own (see helpers/dockerd.bash). The
-# simulated host is the seed profile with the README's UUIDs on GPUs 0-2.
+# simulated host is the seed profile with the README's UUIDs on GPUs 0-2,
+# served over FUSE; the tasks run Debian's rocm-smi.
 
 load helpers/common
 load helpers/dockerd
 load helpers/images
+load helpers/amd_tools
+load helpers/fakefs
 load helpers/docker_gpu
 
 # seed-4xmi210.json: GPU index -> card and render minor (as in docker-runtime.bats).
@@ -31,7 +34,6 @@ setup_file() {
         jq '.name = "swarm-host" | .gpus[0].unique_id = "0x378041e1ada6015"
                 | .gpus[1].unique_id = "0xef39dad16afb86ad" | .gpus[2].unique_id = "0x583de6f2d99dc333"' \
                 "$PROFILES/seed-4xmi210.json" >"$GPU_PROFILE"
-        toolkit_config root "$(ctk_host "$GPU_PROFILE")"
         # The README's daemon.json; runtimeArgs names our toolkit configuration,
         # deprecated-key-path keeps dockerd 20.10 out of /etc/docker.
         cat >"$DOCKERD_CONFIG" <<EOF
@@ -52,7 +54,10 @@ setup_file() {
 }
 EOF
         dockerd_start "$DOCKERD_DIR"
-        images_docker_import
+        BATS_TEST_TMPDIR=$BATS_FILE_TMPDIR gpu_host_mount "$GPU_PROFILE"
+        export GPU_HOST
+        toolkit_config root "$GPU_HOST"
+        images_docker_import --rocm
         docker tag rocm/rocm-terminal rocm/dev-ubuntu-24.04
         docker swarm init --advertise-addr 127.0.0.1 >/dev/null
         mkdir -p "$DOCKERD_DIR/stack"
@@ -85,7 +90,7 @@ keeper_running() {
 }
 
 teardown_file() {
-        dockerd_stop
+        gpu_docker_stop
 }
 
 setup() {
@@ -103,25 +108,25 @@ teardown() {
         runtime_log_since_setup | tail -n 20
 }
 
-# service_table N: the first rocm-smi table in the service's logs that shows
-# N render nodes (swarm starts a new task each time rocm-smi exits).
+# service_table N: the first rocm-smi table in the service's logs that lists
+# N GPUs (swarm starts a new task each time rocm-smi exits).
 service_table() {
         docker service logs --raw rocm-stack_rocm-service 2>/dev/null | awk -v n="$1" '
-                /ROCm SMI stand-in/ { t = "" }
+                /=== ROCm System Management Interface ===/ { t = ""; rows = 0 }
                 { t = t $0 "\n" }
-                $0 ~ "^GPU render nodes: " n " " { found = 1 }
-                found && /^=+$/ { printf "%s", t; exit }'
+                $1 ~ /^[0-9]+$/ && $2 ~ /^[0-9]+$/ && $3 ~ /,$/ { rows++ }
+                /=== End of ROCm SMI Log ===/ && rows == n { printf "%s", t; exit }'
 }
 
 service_showed() {
         [ -n "$(service_table "$1")" ]
 }
 
-# wait_for_table N: waits until the service has shown a table with N render
-# nodes and puts it into $output.
+# wait_for_table N: waits until the service has shown a table listing N
+# GPUs and puts it into $output.
 wait_for_table() {
         ctk_wait_for 30 service_showed "$1" || {
-                echo "the service printed no rocm-smi table with $1 render nodes"
+                echo "the service printed no rocm-smi table listing $1 GPUs"
                 return 1
         }
         output=$(service_table "$1")
@@ -207,6 +212,6 @@ EOF
         ok docker stack deploy -c docker-compose.yml rocm-stack
         wait_for_table_rescheduling 1
         # swarm assigned one of the two AMD_GPU values: GPU 0 or GPU 1
-        if [[ "$output" == *renderD130* ]]; then assert_gpus 0; else assert_gpus 1; fi
+        if [ "$(gpu_rows)" = "$(gpu_rows_expected 0)" ]; then assert_gpus 0; else assert_gpus 1; fi
         runtime_log_since_setup | grep -q 'GPUs [01]: added 3 device nodes'
 }

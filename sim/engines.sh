@@ -6,7 +6,8 @@
 #   sh sim/engines.sh --pkg RELEASE prints the package root's path
 #                                   (bookworm or trixie: bats/package.bats)
 #   sh sim/engines.sh --tools       prints the root of AMD's tools (sid:
-#                                   rocm-smi, amd-smi, rocminfo: bats/amd-tools*.bats)
+#                                   rocm-smi, amd-smi, rocminfo: bats/amd-tools*.bats,
+#                                   the rocm-smi image of the docker tests)
 #   sh sim/engines.sh --all         builds all seven at once (make engines)
 #
 #   trixie    (default) Debian 13: docker 26, containerd 1.7, runc, crun,

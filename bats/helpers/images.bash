@@ -5,9 +5,11 @@
 #   /bin/busybox and one relative symlink per applet in /bin
 #   /bin/bash       a two-line sh wrapper, so `... rocm/rocm-terminal bash`
 #                   from the GPU tracker document works literally
-#   /usr/local/bin/ every program in CTK_TOOLS (rocm-smi, numa-probe, ...)
+#   /usr/local/bin/ every program in CTK_TOOLS (dev-probe, numa-probe)
 #
-# Tags: rocm/rocm-terminal (CMD bash) and busybox (CMD sh).
+# Tags: rocm/rocm-terminal (CMD bash) and busybox (CMD sh).  That
+# rocm/rocm-terminal has no rocm-smi: the tests that run one use the image
+# of Debian's rocm-smi (images_rocm_tar, images_docker_import --rocm).
 # The tarball is built once per IMAGES_CACHE directory (set it in setup_file
 # to share one between several daemons).
 # Plain bash: sim/sim.sh uses the same functions.
@@ -28,7 +30,7 @@ images_rootfs_tar() {
 }
 
 _images_make_rootfs() {
-        local r=$1 busybox applet tool n=0
+        local r=$1 busybox applet
         busybox=$(command -v busybox) || {
                 echo "images: busybox not found (install busybox-static)" >&2
                 return 1
@@ -45,26 +47,37 @@ _images_make_rootfs() {
         done
         printf '#!/bin/sh\nexec /bin/sh "$@"\n' >"$r/bin/bash"
         chmod 0755 "$r/bin/bash"
-        for tool in "$CTK_TOOLS"/*; do
-                [ -f "$tool" ] && [ -x "$tool" ] || continue
-                cp "$tool" "$r/usr/local/bin/" || return 1
-                n=$((n + 1))
-        done
-        [ -x "$r/usr/local/bin/rocm-smi" ] || {
-                echo "images: $CTK_TOOLS/rocm-smi is missing (run 'make tools')" >&2
-                return 1
-        }
+        _images_copy_tools "$r/usr/local/bin" || return 1
         printf 'root:x:0:0:root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/nonexistent:/bin/false\n' \
                 >"$r/etc/passwd"
         printf 'root:x:0:\nvideo:x:44:\nnogroup:x:65534:\n' >"$r/etc/group"
 }
 
-# images_docker_import: imports rocm/rocm-terminal and busybox into the
-# docker daemon of DOCKER_HOST.
+# _images_copy_tools DIR: copies into DIR our helper programs, those built
+# (CTK_TOOLS) from the sources in sim/tools (a build tree's leftovers stay out)
+_images_copy_tools() {
+        local src tool
+        for src in "$CTK_REPO"/sim/tools/*.c; do
+                tool=$CTK_TOOLS/$(basename "$src" .c)
+                [ -x "$tool" ] || {
+                        echo "images: $tool is missing (run 'make tools')" >&2
+                        return 1
+                }
+                cp "$tool" "$1/" || return 1
+        done
+}
+
+# images_docker_import [--rocm]: imports rocm/rocm-terminal and busybox into
+# the docker daemon of DOCKER_HOST; with --rocm, rocm/rocm-terminal is the
+# image of Debian's rocm-smi (images_rocm_tar: load helpers/amd_tools too).
 images_docker_import() {
-        local tar
+        local tar rocm
         tar=$(images_rootfs_tar) || return 1
-        docker import --change "ENV $IMAGE_PATH_ENV" --change 'CMD ["bash"]' "$tar" rocm/rocm-terminal >/dev/null &&
+        rocm=$tar
+        if [ "${1:-}" = --rocm ]; then
+                rocm=$(images_rocm_tar "${IMAGES_CACHE:-$DOCKERD_DIR}") || return 1
+        fi
+        docker import --change "ENV $IMAGE_PATH_ENV" --change 'CMD ["bash"]' "$rocm" rocm/rocm-terminal >/dev/null &&
                 docker import --change "ENV $IMAGE_PATH_ENV" --change 'CMD ["sh"]' "$tar" busybox >/dev/null
 }
 
@@ -120,7 +133,7 @@ _images_oci_blob() {
 # busybox-static's applets and our helper programs (CTK_TOOLS) in
 # /usr/local/bin, and /usr/local/bin/bash as above.  Prints its path.
 images_rocm_tar() {
-        local dir=$1 tar=$1/rocm-rootfs.tar r=$1/rocm-rootfs busybox applet tool
+        local dir=$1 tar=$1/rocm-rootfs.tar r=$1/rocm-rootfs busybox applet
         if [ -s "$tar" ]; then
                 printf '%s\n' "$tar"
                 return 0
@@ -155,9 +168,7 @@ images_rocm_tar() {
         # rocm-smi's "#!/usr/bin/env python3" (coreutils' env is not one of its dependencies)
         [ -e "$r/usr/bin/env" ] || ln -s /usr/local/bin/busybox "$r/usr/bin/env"
         [ -e "$r/bin/sh" ] || ln -s /usr/local/bin/busybox "$r/usr/bin/sh"
-        for tool in "$CTK_TOOLS"/*; do
-                [ -f "$tool" ] && [ -x "$tool" ] && [ "${tool##*/}" != rocm-smi ] && cp "$tool" "$r/usr/local/bin/"
-        done
+        _images_copy_tools "$r/usr/local/bin" || return 1
         printf 'root:x:0:0:root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/nonexistent:/bin/false\n' \
                 >"$r/etc/passwd"
         printf 'root:x:0:\nvideo:x:44:\nrender:x:109:\nnogroup:x:65534:\n' >"$r/etc/group"

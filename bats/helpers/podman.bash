@@ -3,7 +3,7 @@
 #   load helpers/common; load helpers/images; load helpers/podman
 #   setup_file()    { podman_start; podman_import_images; }
 #   teardown_file() { podman_stop; }
-#   @test ... { run ctk_podman run --rm --device amd.com/gpu=0 rocm/rocm-terminal rocm-smi; }
+#   @test ... { run ctk_podman run --rm --device amd.com/gpu=0 busybox ls /dev/dri; }
 #
 # What podman 4.3 on these machines needs:
 # * storage: --root/--runroot under PODMAN_DIR (a private storage.conf);
