@@ -27,7 +27,7 @@ cleanup() {
 trap cleanup EXIT
 "$CTK_BIN/amd-ctk-fakefs" materialize "$PROFILE" "$TREE/host" || exit 1
 engines_start --release sid --cgroup v2 >/dev/null 3>/dev/null || exit 1
-images_rocm_tar "$ENGINES_DIR" >/dev/null &&
+images_rocm_in "$ENGINES_DIR" &&
         engines_docker import /ctk/rocm-rootfs.tar rocm/rocm-terminal >/dev/null &&
         engines_fakefs_mount "$PROFILE" &&
         engines_in /ctk-build/bin/amd-ctk runtime configure --runtime=docker --config-path /ctk/daemon.json \

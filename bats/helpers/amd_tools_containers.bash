@@ -14,7 +14,7 @@ amd_containers_start() {
         # pids controller); the commands stay the documents'
         printf '[containers]\nnetns = "none"\npids_limit = 0\n' >"$ENGINES_DIR/containers.conf.d/50-machine.conf"
         echo "# $(engines_versions)" >&3
-        images_rocm_tar "$ENGINES_DIR" >/dev/null || return 1
+        images_rocm_in "$ENGINES_DIR" || return 1
         engines_docker import --change "ENV $IMAGE_PATH_ENV" --change 'CMD ["bash"]' /ctk/rocm-rootfs.tar \
                 rocm/rocm-terminal >/dev/null || return 1
         engines_podman import --change "ENV $IMAGE_PATH_ENV" /ctk/rocm-rootfs.tar localhost/rocm/rocm-terminal >/dev/null ||

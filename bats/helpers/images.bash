@@ -10,8 +10,9 @@
 # Tags: rocm/rocm-terminal (CMD bash) and busybox (CMD sh).  That
 # rocm/rocm-terminal has no rocm-smi: the tests that run one use the image
 # of Debian's rocm-smi (images_rocm_tar, images_docker_import --rocm).
-# The tarball is built once per IMAGES_CACHE directory (set it in setup_file
-# to share one between several daemons).
+# The busybox tarball is built once per IMAGES_CACHE directory (set it in
+# setup_file to share one between several daemons); the rocm-smi tarball
+# once for the build tree (images_rocm_tar).
 # Plain bash: sim/sim.sh uses the same functions.
 
 IMAGE_PATH_ENV='PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin'
@@ -75,7 +76,7 @@ images_docker_import() {
         tar=$(images_rootfs_tar) || return 1
         rocm=$tar
         if [ "${1:-}" = --rocm ]; then
-                rocm=$(images_rocm_tar "${IMAGES_CACHE:-$DOCKERD_DIR}") || return 1
+                rocm=$(images_rocm_tar) || return 1
         fi
         docker import --change "ENV $IMAGE_PATH_ENV" --change 'CMD ["bash"]' "$rocm" rocm/rocm-terminal >/dev/null &&
                 docker import --change "ENV $IMAGE_PATH_ENV" --change 'CMD ["sh"]' "$tar" busybox >/dev/null
@@ -126,20 +127,50 @@ _images_oci_blob() {
         printf '%s' "$2" >"$1/blobs/sha256/$dig" && printf '%s\n' "$dig"
 }
 
-# images_rocm_tar DIR: DIR/rocm-rootfs.tar (built once), the image a
-# document's `rocm/rocm-terminal rocm-smi` runs: Debian's rocm-smi as
-# Debian packages it (the files of rocm-smi and of the packages it depends
-# on, from the root of `sh sim/engines.sh --tools`: helpers/amd_tools.bash),
-# busybox-static's applets and our helper programs (CTK_TOOLS) in
-# /usr/local/bin, and /usr/local/bin/bash as above.  Prints its path.
+# images_rocm_tar: the image a document's `rocm/rocm-terminal rocm-smi`
+# runs, as a tarball: Debian's rocm-smi as Debian packages it (the files of
+# rocm-smi and of the packages it depends on, from the root of
+# `sh sim/engines.sh --tools`: helpers/amd_tools.bash), busybox-static's
+# applets and our helper programs (CTK_TOOLS) in /usr/local/bin, and
+# /usr/local/bin/bash as above.  Built once for all test files, in the
+# build tree (images/rocm-rootfs-KEY.tar, KEY following the root's packages,
+# busybox, our tools and this function), under a lock: test files running
+# side by side share it.  Prints its path.
 images_rocm_tar() {
-        local dir=$1 tar=$1/rocm-rootfs.tar r=$1/rocm-rootfs busybox applet
-        if [ -s "$tar" ]; then
-                printf '%s\n' "$tar"
-                return 0
-        fi
+        local cache busybox key tar
         amd_tools_root || return 1
         busybox=$(command -v busybox) || return 1
+        cache=$(dirname "$CTK_TOOLS")/images
+        mkdir -p "$cache" || return 1
+        key=$({ cat "$AMD_TOOLS_ROOT/.ctk-root" && sha1sum "$busybox" "$CTK_TOOLS"/* &&
+                declare -f images_rocm_tar _images_rocm_rootfs _images_copy_tools; } | sha1sum | cut -c1-12) ||
+                return 1
+        tar=$cache/rocm-rootfs-$key.tar
+        (
+                flock 9 || exit 1
+                [ ! -s "$tar" ] || exit 0
+                r=$(mktemp -d "$cache/rootfs.XXXXXX") || exit 1
+                trap 'rm -rf "$r"' EXIT
+                _images_rocm_rootfs "$r/root" "$busybox" &&
+                        tar -C "$r/root" --numeric-owner --owner=0 --group=0 -cf "$r/rootfs.tar" . &&
+                        rm -f "$cache"/rocm-rootfs-*.tar && mv "$r/rootfs.tar" "$tar"
+        ) 9>"$cache/.lock" || return 1
+        printf '%s\n' "$tar"
+}
+
+# images_rocm_in DIR: DIR/rocm-rootfs.tar is images_rocm_tar's tarball (a
+# hard link where the file system allows, else a copy), for a daemon that
+# sees DIR only
+images_rocm_in() {
+        local tar
+        tar=$(images_rocm_tar) || return 1
+        ln -f "$tar" "$1/rocm-rootfs.tar" 2>/dev/null || cp "$tar" "$1/rocm-rootfs.tar"
+}
+
+# _images_rocm_rootfs DIR BUSYBOX: the file system of images_rocm_tar in DIR
+_images_rocm_rootfs() {
+        local r=$1 busybox=$2 applet
+        mkdir -p "$r" || return 1
         # rocm-smi and what it depends on, as dpkg resolved them in the root
         chroot "$AMD_TOOLS_ROOT" sh -c '
                 seen=" " todo=rocm-smi
@@ -153,9 +184,8 @@ images_rocm_tar() {
                         todo="$todo $deps"
                 done
                 for p in $seen; do dpkg -L "$p"; done' | grep -v -e '^/usr/share/doc' -e '^/usr/share/man' \
-                -e '^/usr/share/locale' -e '^/\.$' | sort -u | sed 's|^/||' >"$dir/rocm-files" || return 1
-        rm -rf "$r" && mkdir -p "$r" || return 1
-        tar -C "$AMD_TOOLS_ROOT" --no-recursion -cf - bin sbin lib lib64 etc/ld.so.cache -T "$dir/rocm-files" |
+                -e '^/usr/share/locale' -e '^/\.$' | sort -u | sed 's|^/||' >"$r.files" || return 1
+        tar -C "$AMD_TOOLS_ROOT" --no-recursion -cf - bin sbin lib lib64 etc/ld.so.cache -T "$r.files" |
                 tar -C "$r" -xf - || return 1
         mkdir -p "$r"/{usr/local/bin,etc,root,proc,sys,dev,tmp,var/tmp,run} || return 1
         chmod 1777 "$r/tmp" "$r/var/tmp"
@@ -172,7 +202,4 @@ images_rocm_tar() {
         printf 'root:x:0:0:root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/nonexistent:/bin/false\n' \
                 >"$r/etc/passwd"
         printf 'root:x:0:\nvideo:x:44:\nrender:x:109:\nnogroup:x:65534:\n' >"$r/etc/group"
-        tar -C "$r" --numeric-owner --owner=0 --group=0 -cf "$tar.tmp" . && mv "$tar.tmp" "$tar" && rm -rf "$r" ||
-                return 1
-        printf '%s\n' "$tar"
 }
