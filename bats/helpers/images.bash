@@ -76,6 +76,7 @@ images_docker_import() {
         tar=$(images_rootfs_tar) || return 1
         rocm=$tar
         if [ "${1:-}" = --rocm ]; then
+                amd_tools_root || return 1
                 rocm=$(images_rocm_tar) || return 1
         fi
         docker import --change "ENV $IMAGE_PATH_ENV" --change 'CMD ["bash"]' "$rocm" rocm/rocm-terminal >/dev/null &&
@@ -163,6 +164,7 @@ images_rocm_tar() {
 # sees DIR only
 images_rocm_in() {
         local tar
+        amd_tools_root || return 1 # here, not in $(...): AMD_TOOLS_ROOT is the caller's too
         tar=$(images_rocm_tar) || return 1
         ln -f "$tar" "$1/rocm-rootfs.tar" 2>/dev/null || cp "$tar" "$1/rocm-rootfs.tar"
 }
