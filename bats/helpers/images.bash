@@ -76,8 +76,8 @@ images_docker_import() {
         tar=$(images_rootfs_tar) || return 1
         rocm=$tar
         if [ "${1:-}" = --rocm ]; then
-                amd_tools_root || return 1
-                rocm=$(images_rocm_tar) || return 1
+                images_rocm_tar || return 1
+                rocm=$ROCM_TAR
         fi
         docker import --change "ENV $IMAGE_PATH_ENV" --change 'CMD ["bash"]' "$rocm" rocm/rocm-terminal >/dev/null &&
                 docker import --change "ENV $IMAGE_PATH_ENV" --change 'CMD ["sh"]' "$tar" busybox >/dev/null
@@ -136,7 +136,8 @@ _images_oci_blob() {
 # /usr/local/bin/bash as above.  Built once for all test files, in the
 # build tree (images/rocm-rootfs-KEY.tar, KEY following the root's packages,
 # busybox, our tools and this function), under a lock: test files running
-# side by side share it.  Prints its path.
+# side by side share it.  Sets ROCM_TAR to its path (and AMD_TOOLS_ROOT:
+# call it in the shell that uses them, not in $(...)).
 images_rocm_tar() {
         local cache busybox key tar
         amd_tools_root || return 1
@@ -156,17 +157,15 @@ images_rocm_tar() {
                         tar -C "$r/root" --numeric-owner --owner=0 --group=0 -cf "$r/rootfs.tar" . &&
                         rm -f "$cache"/rocm-rootfs-*.tar && mv "$r/rootfs.tar" "$tar"
         ) 9>"$cache/.lock" || return 1
-        printf '%s\n' "$tar"
+        ROCM_TAR=$tar
 }
 
 # images_rocm_in DIR: DIR/rocm-rootfs.tar is images_rocm_tar's tarball (a
 # hard link where the file system allows, else a copy), for a daemon that
 # sees DIR only
 images_rocm_in() {
-        local tar
-        amd_tools_root || return 1 # here, not in $(...): AMD_TOOLS_ROOT is the caller's too
-        tar=$(images_rocm_tar) || return 1
-        ln -f "$tar" "$1/rocm-rootfs.tar" 2>/dev/null || cp "$tar" "$1/rocm-rootfs.tar"
+        images_rocm_tar || return 1
+        ln -f "$ROCM_TAR" "$1/rocm-rootfs.tar" 2>/dev/null || cp "$ROCM_TAR" "$1/rocm-rootfs.tar"
 }
 
 # _images_rocm_rootfs DIR BUSYBOX: the file system of images_rocm_tar in DIR

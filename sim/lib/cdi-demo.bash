@@ -22,7 +22,7 @@ IMAGES_CACHE=$SIM podman_start "$SIM/p" && IMAGES_CACHE=$SIM podman_import_image
         return 0
 }
 if [ "$HAVE_TOOLS" = 1 ]; then # Debian's rocm-smi, as for docker
-        ctk_podman import -q --change "ENV $IMAGE_PATH_ENV" --change 'CMD ["bash"]' "$(images_rocm_tar)" \
+        images_rocm_tar && ctk_podman import -q --change "ENV $IMAGE_PATH_ENV" --change 'CMD ["bash"]' "$ROCM_TAR" \
                 docker.io/rocm/rocm-terminal:latest >/dev/null || {
                 demo_unavailable "the rocm-smi image in podman"
                 return 0
