@@ -111,10 +111,10 @@ teardown() {
 # service_table N: the first rocm-smi table in the service's logs that lists
 # N GPUs (swarm starts a new task each time rocm-smi exits).
 service_table() {
-        docker service logs --raw rocm-stack_rocm-service 2>/dev/null | awk -v n="$1" '
+        docker service logs --raw rocm-stack_rocm-service 2>/dev/null | awk -v n="$1" -v row="$ROCM_SMI_ROW" '
                 /=== ROCm System Management Interface ===/ { t = ""; rows = 0 }
                 { t = t $0 "\n" }
-                $1 ~ /^[0-9]+$/ && $2 ~ /^[0-9]+$/ && $3 ~ /,$/ { rows++ }
+                $0 ~ row { rows++ }
                 /=== End of ROCm SMI Log ===/ && rows == n { printf "%s", t; exit }'
 }
 

@@ -3,6 +3,7 @@
 # show, and leaves nothing behind.
 
 load helpers/common
+load helpers/amd_tools
 
 @test "demo_quote prints commands as a user would type them" {
         . "$CTK_REPO/sim/lib/demo.bash"
@@ -26,10 +27,10 @@ load helpers/common
 # rows_after PROMPT [N]: the GPU rows of rocm-smi's table in the output of
 # the N-th (default first) command printed as PROMPT in sim.out
 rows_after() {
-        awk -v p="$1" -v n="${2:-1}" '
+        awk -v p="$1" -v n="${2:-1}" -v row="$ROCM_SMI_ROW" '
                 $0 == p { k++; on = (k == n); next }
                 /^\$ / { on = 0 }
-                on && /^[0-9]+ +[0-9]+ +(0x[0-9a-f]+|N\/A), / { c++ }
+                on && $0 ~ row { c++ }
                 END { print c + 0 }' "$BATS_TEST_TMPDIR/sim.out"
 }
 

@@ -11,6 +11,13 @@
 #
 # Plain bash: sim/sim.sh and sim/bench.sh use the same functions.
 
+# A device row of the table rocm-smi prints with no option (an awk/ERE
+# pattern): device, KFD node, DID (N/A for a partition but the first), GUID,
+# then the sensors (--showhw's table has no comma after the DID):
+#   0       4     0x740f,   12261  33.0°C ...
+# shellcheck disable=SC2034 # used by the files that load this one
+ROCM_SMI_ROW='^[0-9]+ +[0-9]+ +(0x[0-9a-f]+|N/A), +[0-9]+ '
+
 # amd_tools_root: sets AMD_TOOLS_ROOT (building it on first use).
 amd_tools_root() {
         [ -n "${AMD_TOOLS_ROOT:-}" ] && [ -x "$AMD_TOOLS_ROOT/usr/bin/rocm-smi" ] && return 0

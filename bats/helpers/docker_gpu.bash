@@ -192,13 +192,10 @@ gpu_rows_expected() {
         printf '%s' "$rows" | sort -u
 }
 
-# gpu_rows: the device rows of rocm-smi's table in $output ("NODE GUID",
-# sorted): "0       4     0x740f,   12261  33.0°C ...", or for a partition
-# other than the first "1       3     N/A,      25097  N/A ..."
+# gpu_rows: the device rows of rocm-smi's table in $output (ROCM_SMI_ROW)
+# as "NODE GUID", sorted
 gpu_rows() {
-        printf '%s\n' "$output" |
-                awk '$1 ~ /^[0-9]+$/ && $2 ~ /^[0-9]+$/ && $3 ~ /^(0x[0-9a-f]+|N\/A),$/ && $4 ~ /^[0-9]+$/ { print $2, $4 }' |
-                sort
+        printf '%s\n' "$output" | awk -v row="$ROCM_SMI_ROW" '$0 ~ row { print $2, $4 }' | sort
 }
 
 # assert_gpus INDEX...: $output is rocm-smi's table (exit 0) showing exactly
