@@ -21,12 +21,17 @@
 
 #define PROBE_TIMEOUT_MS 5000
 
+/* One probe answers for a block of BLOCK minors: a container reading the
+ * KFD topology of 64 partitions costs one probe, not 64. */
+#define BLOCK 64
+_Static_assert(BLOCK <= 64, "one bit per minor of a block in a uint64_t");
+
 struct answer {
-        char *key;        /* "v1 path\nv2 path" */
-        ino_t ino1, ino2; /* of the cgroup directories (0: none) */
-        unsigned int minor;
+        char *key;         /* "v1 path\nv2 path" */
+        ino_t ino1, ino2;  /* of the cgroup directories (0: none) */
+        unsigned int base; /* the block's first minor */
         uint64_t generation;
-        bool allowed;
+        uint64_t known, allowed; /* bit i: minor base + i was probed, allowed */
 };
 
 struct fakefs_devcg {
@@ -146,14 +151,61 @@ static void prune(struct fakefs_devcg *c, uint64_t generation)
         c->n = k;
 }
 
-/* The probe: joins the cgroups (v1 devices dir d1, v2 dir d2) and opens a
- * node of the numbers it makes in a tmpfs of a mount namespace of its own
- * (nothing is left behind, whatever ends the server). */
-static int probe(const char *d1, const char *d2, dev_t rdev)
+/* "/tmp/NN", the node of minor base + i (no stdio: a child of a threaded process) */
+static void node_name(char node[8], unsigned int i)
+{
+        memcpy(node, "/tmp/", 5);
+        node[5] = (char)('0' + i / 10);
+        node[6] = (char)('0' + i % 10);
+        node[7] = '\0';
+}
+
+/* The probe child: makes nodes of the block's numbers in a tmpfs of a
+ * mount namespace of its own (nothing is left behind, whatever ends the
+ * server), joins the cgroups and opens each node; writes a verdict per
+ * minor to fd: 'a' allowed, 'd' denied, 'g' the cgroup is gone, 'e' error. */
+static _Noreturn void probe_child(const char *const procs[2], unsigned int major, unsigned int base, int fd)
+{
+        char verdict[BLOCK], node[8];
+        memset(verdict, 'x', sizeof(verdict));
+        /* the nodes first: making them is the device cgroup's business too ('m') */
+        bool ok = unshare(CLONE_NEWNS) == 0 && mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) == 0 &&
+                  mount("tmpfs", "/tmp", "tmpfs", MS_NOSUID | MS_NOEXEC, "size=16k,mode=0700") == 0;
+        for (unsigned int i = 0; i < BLOCK; i++) {
+                node_name(node, i);
+                if (!ok || mknod(node, S_IFCHR | 0600, makedev(major, base + i)) < 0)
+                        verdict[i] = 'e';
+        }
+        for (int k = 0; k < 2; k++) {
+                if (procs[k] == NULL)
+                        continue;
+                int cg = open(procs[k], O_WRONLY | O_CLOEXEC);
+                if (cg < 0 || write(cg, "0", 1) != 1) {
+                        memset(verdict, 'g', sizeof(verdict));
+                        break;
+                }
+                close(cg);
+        }
+        for (unsigned int i = 0; i < BLOCK; i++) {
+                if (verdict[i] != 'x')
+                        continue;
+                node_name(node, i);
+                int n = open(node, O_RDWR | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+                verdict[i] = n >= 0 || errno == ENXIO || errno == ENODEV ? 'a' : errno == EPERM ? 'd' : 'e';
+                if (n >= 0)
+                        close(n);
+        }
+        _exit(write(fd, verdict, sizeof(verdict)) == (ssize_t)sizeof(verdict) ? 0 : 1);
+}
+
+/* The probe of the block at base for the cgroups (v1 devices dir d1, v2
+ * dir d2): fills verdict (see probe_child), 0 or -EIO. */
+static int probe(const char *d1, const char *d2, unsigned int major, unsigned int base, char verdict[BLOCK])
 {
         char procs1[PATH_MAX], procs2[PATH_MAX];
         (void)snprintf(procs1, sizeof(procs1), "%s/cgroup.procs", d1 != NULL ? d1 : "");
         (void)snprintf(procs2, sizeof(procs2), "%s/cgroup.procs", d2 != NULL ? d2 : "");
+        const char *const procs[2] = {d1 != NULL ? procs1 : NULL, d2 != NULL ? procs2 : NULL};
         int p[2];
         if (pipe2(p, O_CLOEXEC) < 0)
                 return -EIO;
@@ -163,48 +215,28 @@ static int probe(const char *d1, const char *d2, dev_t rdev)
                 close(p[1]);
                 return -EIO;
         }
-        if (child == 0) {
-                char verdict = 'x';
-                /* the node first: making it is the device cgroup's business too ('m') */
-                if (unshare(CLONE_NEWNS) < 0 || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0 ||
-                    mount("tmpfs", "/tmp", "tmpfs", MS_NOSUID | MS_NOEXEC, "size=16k,mode=0700") < 0 ||
-                    mknod("/tmp/probe", S_IFCHR | 0600, rdev) < 0)
-                        verdict = 'e';
-                const char *procs[2] = {d1 != NULL ? procs1 : NULL, d2 != NULL ? procs2 : NULL};
-                for (int i = 0; verdict == 'x' && i < 2; i++) {
-                        if (procs[i] == NULL)
-                                continue;
-                        int fd = open(procs[i], O_WRONLY | O_CLOEXEC);
-                        if (fd < 0 || write(fd, "0", 1) != 1) {
-                                verdict = 'g'; /* the cgroup is gone */
-                                break;
-                        }
-                        close(fd);
-                }
-                if (verdict == 'x') {
-                        int fd = open("/tmp/probe", O_RDWR | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-                        verdict = fd >= 0 || errno == ENXIO || errno == ENODEV ? 'a' : errno == EPERM ? 'd' : 'e';
-                        if (fd >= 0)
-                                close(fd);
-                }
-                if (write(p[1], &verdict, 1) != 1)
-                        _exit(1);
-                _exit(0);
-        }
+        if (child == 0)
+                probe_child(procs, major, base, p[1]);
         close(p[1]);
         struct pollfd pfd = {.fd = p[0], .events = POLLIN};
-        char verdict = 'e';
         int r;
         while ((r = poll(&pfd, 1, PROBE_TIMEOUT_MS)) < 0 && errno == EINTR)
                 ;
-        if (r == 1 && read(p[0], &verdict, 1) != 1)
-                verdict = 'e';
+        /* BLOCK bytes are less than PIPE_BUF: one write, one read */
+        int rc = r == 1 && read(p[0], verdict, BLOCK) == BLOCK ? 0 : -EIO;
         if (r != 1)
                 kill(child, SIGKILL);
         close(p[0]);
         while (waitpid(child, NULL, 0) < 0 && errno == EINTR)
                 ;
-        return verdict == 'a' ? 1 : verdict == 'd' ? 0 : verdict == 'g' ? -ESRCH : -EIO;
+        return rc;
+}
+
+/* The answer for minor in *a, or -1 when it has none. */
+static int answer_of(const struct answer *a, unsigned int minor)
+{
+        uint64_t bit = UINT64_C(1) << (minor - a->base);
+        return (a->known & bit) ? (a->allowed & bit) != 0 : -1;
 }
 
 int fakefs_devcg_allowed(struct fakefs_devcg *c, pid_t pid, unsigned int minor, uint64_t generation)
@@ -220,20 +252,30 @@ int fakefs_devcg_allowed(struct fakefs_devcg *c, pid_t pid, unsigned int minor, 
                 return -ENOMEM;
         }
         ino_t i1 = ino_of(d1), i2 = ino_of(d2);
+        unsigned int base = minor - minor % BLOCK;
         pthread_mutex_lock(&c->lock);
         for (size_t i = 0; i < c->n; i++) {
                 const struct answer *a = &c->v[i];
-                if (a->minor == minor && a->generation == generation && a->ino1 == i1 && a->ino2 == i2 &&
-                    strcmp(a->key, key) == 0) {
-                        bool allowed = a->allowed;
+                if (a->base == base && a->generation == generation && a->ino1 == i1 && a->ino2 == i2 &&
+                    strcmp(a->key, key) == 0 && (rc = answer_of(a, minor)) >= 0) {
                         pthread_mutex_unlock(&c->lock);
-                        return allowed;
+                        return rc;
                 }
         }
         pthread_mutex_unlock(&c->lock);
-        rc = probe(d1, d2, makedev(c->major, minor));
-        if (rc < 0)
+        char verdict[BLOCK];
+        if ((rc = probe(d1, d2, c->major, base, verdict)) < 0)
                 return rc;
+        struct answer fresh = {.ino1 = i1, .ino2 = i2, .base = base, .generation = generation};
+        for (unsigned int i = 0; i < BLOCK; i++) {
+                if (verdict[i] == 'a' || verdict[i] == 'd')
+                        fresh.known |= UINT64_C(1) << i;
+                if (verdict[i] == 'a')
+                        fresh.allowed |= UINT64_C(1) << i;
+        }
+        char mine = verdict[minor - base];
+        if (mine != 'a' && mine != 'd')
+                return mine == 'g' ? -ESRCH : -EIO;
         pthread_mutex_lock(&c->lock);
         prune(c, generation);
         if (c->n == c->cap) {
@@ -241,12 +283,13 @@ int fakefs_devcg_allowed(struct fakefs_devcg *c, pid_t pid, unsigned int minor, 
                 struct answer *nv = realloc(c->v, cap * sizeof(*nv));
                 if (nv == NULL) {
                         pthread_mutex_unlock(&c->lock);
-                        return rc;
+                        return mine == 'a';
                 }
                 c->v = nv;
                 c->cap = cap;
         }
-        c->v[c->n++] = (struct answer){ctk_steal(&key), i1, i2, minor, generation, rc == 1};
+        fresh.key = ctk_steal(&key);
+        c->v[c->n++] = fresh;
         pthread_mutex_unlock(&c->lock);
-        return rc;
+        return mine == 'a';
 }

@@ -5,9 +5,10 @@
  * probe process joins the reader's cgroups (the cgroup v1 devices
  * hierarchy's, and the cgroup2 one, whose eBPF device program the kernel
  * runs) and opens a device node of that number that it makes in a tmpfs of
- * a mount namespace of its own: ENXIO or success is allowed, EPERM denied.  Answers
- * are kept per (cgroup, render minor) until the cgroup goes away or the
- * host's topology changes (its generation). */
+ * a mount namespace of its own: ENXIO or success is allowed, EPERM denied.  One
+ * probe answers for a block of 64 minors (a reader of 64 partitions' topology
+ * costs one); answers are kept per (cgroup, render minor) until the cgroup
+ * goes away or the host's topology changes (its generation). */
 #ifndef CTK_FAKEFS_FUSE_DEVCG_H
 #define CTK_FAKEFS_FUSE_DEVCG_H
 
