@@ -4,8 +4,9 @@
 # FUSE, in a container given one partition (Docker 28.5 of the sid engine
 # root, cgroup v2: every KFD read of another partition is decided by the
 # simulator's device cgroup probe), against the same command on the
-# materialized tree (no FUSE, no container).  Prints each run's wall time,
-# the medians and their ratio.
+# materialized tree (no FUSE, no container), and the same container running
+# `echo` instead (what Docker itself takes to start and remove it).  Prints
+# each run's wall time, the medians and their ratio.
 #
 #   bash sim/bench-amd-tools.sh [RUNS]     (default 5)
 [ -n "${BASH_VERSION:-}" ] || exec bash "$0" "$@"
@@ -35,13 +36,15 @@ images_rocm_in "$ENGINES_DIR" &&
         engines_dockerd_restart || exit 1
 
 now() { date +%s.%N; }
-# time_of COMMAND...: the wall seconds of COMMAND (which must print one Unique ID)
+# time_of PATTERN COMMAND...: the wall seconds of COMMAND, whose output must
+# have a line matching PATTERN
 time_of() {
-        local t0 t1 out
+        local t0 t1 out pattern=$1
+        shift
         t0=$(now)
         out=$("$@" 2>&1)
         t1=$(now)
-        [ "$(grep -c 'Unique ID:' <<<"$out")" -ge 1 ] || {
+        grep -q "$pattern" <<<"$out" || {
                 echo "bench-amd-tools: $* failed:" >&2
                 printf '%s\n' "$out" | tail -n 5 >&2
                 return 1
@@ -51,14 +54,19 @@ time_of() {
 median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 
 echo "rocm-smi --showuniqueid, mi300x-cpx-x8 (63 partitions), $RUNS runs each (seconds):"
-container=() tree=()
+container=() tree=() engine=()
+in_container() { engines_docker run --rm --runtime=amd -e AMD_VISIBLE_DEVICES=9 rocm/rocm-terminal "$@"; }
 for ((i = 0; i < RUNS; i++)); do
-        container+=("$(time_of engines_docker run --rm --runtime=amd -e AMD_VISIBLE_DEVICES=9 rocm/rocm-terminal \
-                rocm-smi --showuniqueid)") || exit 1
-        tree+=("$(time_of amd_tool "$TREE/host" rocm-smi --showuniqueid)") || exit 1
+        container+=("$(time_of 'Unique ID:' in_container rocm-smi --showuniqueid)") || exit 1
+        tree+=("$(time_of 'Unique ID:' amd_tool "$TREE/host" rocm-smi --showuniqueid)") || exit 1
+        engine+=("$(time_of '^started$' in_container echo started)") || exit 1
 done
 mc=$(printf '%s\n' "${container[@]}" | median)
 mt=$(printf '%s\n' "${tree[@]}" | median)
+me=$(printf '%s\n' "${engine[@]}" | median)
 printf '  in a container (FUSE host, one partition given):  %s   median %s\n' "${container[*]}" "$mc"
 printf '  on the materialized tree (all 63 partitions):     %s   median %s\n' "${tree[*]}" "$mt"
-printf '  ratio container/tree: %s\n' "$(awk -v a="$mc" -v b="$mt" 'BEGIN { printf "%.2f", a / b }')"
+printf '  the same container running echo (Docker alone):   %s   median %s\n' "${engine[*]}" "$me"
+printf '  ratio container/tree: %s; in a container under 2 s: %s\n' \
+        "$(awk -v a="$mc" -v b="$mt" 'BEGIN { printf "%.2f", a / b }')" \
+        "$(awk -v a="$mc" 'BEGIN { print (a < 2 ? "met" : "missed") }')"

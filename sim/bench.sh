@@ -18,6 +18,9 @@
 #   shim      the shim on that spec (pass-through: nothing to do)
 #   runc+gpu  plain runc on the spec as the shim writes it (same devices)
 #   shim+gpu  the shim on the spec with AMD_VISIBLE_DEVICES, on a simulated host
+#   exec+gpu  a program that only execs runc, on the spec as the shim writes it:
+#             the least any shim adds (one more exec per call), the floor of
+#             the ratio on the machine of the day
 #
 # Second table, the shim alone: the low-level runtime is replaced by
 # /bin/true and each row is the shim's call minus /bin/true exec'ed
@@ -353,6 +356,7 @@ for ((i = 0; i < N; i++)); do
                 sample "runc-$s" "$tmp/spec-$s-edited.json" "$tmp/cfg-$s.json" "$RUNC"
                 sample "shim-$s" "$tmp/spec-$s.json" "$tmp/cfg-$s.json" "$RT_SHIM"
         done
+        sample exec-cpx "$tmp/spec-cpx-edited.json" "$tmp/cfg-cpx.json" "$tmp/exec-only" "$RUNC"
         sample shim-tracked "$tmp/spec-cpx.json" "$tmp/cfg-tracked-runc.json" "$RT_SHIM"
         for a in "${also_names[@]}"; do
                 sample "shim-$a" "$tmp/spec-plain.json" "$tmp/cfg-plain.json" "${also[$a]}"
@@ -371,6 +375,7 @@ runc_row "8 GPUs (mi210-xgmi-x8, 0-7)" runc-x8 shim-x8
 runc_row "63 partitions (mi300x-cpx-x8, all)" runc-cpx shim-cpx
 for a in "${also_names[@]}"; do runc_row "the same, $a" runc-cpx "shim-$a-cpx"; done
 runc_row "the same, GPU tracker, 1,000 tracked" runc-cpx shim-tracked
+runc_row "floor: a program that only execs runc" runc-cpx exec-cpx
 added_runc_tracked=$added
 added_runc_tracked_create=$(($(median shim-tracked-create) - $(median runc-cpx-create)))
 spread=$(($(quantile runc-create 0.75) - $(quantile runc-create 0.25)))
@@ -442,6 +447,7 @@ cpu_verdict() {
 }
 cpu_verdict shim-cpx "$RT_SHIM"
 for a in "${also_names[@]}"; do cpu_verdict "shim-$a-cpx" "$a, ${also[$a]}"; done
+cpu_verdict exec-cpx "floor (one exec in front of runc, nothing else)"
 echo "  the same through runc: create $(ms "$added_runc_tracked_create") ms, create + delete" \
         "$(ms "$added_runc_tracked") ms, with runc's delete running the release hook (orders of magnitude only)"
 echo "measured on $(uname -srm), $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg), $(date -u +%Y-%m-%d)"
