@@ -375,9 +375,9 @@ runc_row "8 GPUs (mi210-xgmi-x8, 0-7)" runc-x8 shim-x8
 runc_row "63 partitions (mi300x-cpx-x8, all)" runc-cpx shim-cpx
 for a in "${also_names[@]}"; do runc_row "the same, $a" runc-cpx "shim-$a-cpx"; done
 runc_row "the same, GPU tracker, 1,000 tracked" runc-cpx shim-tracked
-runc_row "floor: a program that only execs runc" runc-cpx exec-cpx
 added_runc_tracked=$added
 added_runc_tracked_create=$(($(median shim-tracked-create) - $(median runc-cpx-create)))
+runc_row "floor: a program that only execs runc" runc-cpx exec-cpx
 spread=$(($(quantile runc-create 0.75) - $(quantile runc-create 0.25)))
 echo "  (runc create alone spreads over $(ms "$spread") ms between its quartiles: this table cannot resolve less)"
 echo
