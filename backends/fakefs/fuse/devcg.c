@@ -97,16 +97,21 @@ void fakefs_devcg_free(struct fakefs_devcg *c)
         free(c);
 }
 
-/* pid's devices (v1) and unified (v2) cgroup paths from /proc/PID/cgroup. */
+/* pid's devices (v1) and unified (v2) cgroup paths from /proc/PID/cgroup
+ * (one open and read: this runs for every open of a GPU's KFD file). */
 static int reader_cgroups(const struct fakefs_devcg *c, pid_t pid, char **p1, char **p2)
 {
-        char path[64], line[4096];
+        char path[64], text[8192];
         (void)snprintf(path, sizeof(path), "/proc/%ld/cgroup", (long)pid);
-        _cleanup_fclose_ FILE *f = fopen(path, "re");
-        if (f == NULL)
+        _cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC);
+        ssize_t len = fd >= 0 ? read(fd, text, sizeof(text) - 1) : -1;
+        if (len < 0)
                 return -ESRCH;
-        while (fgets(line, sizeof(line), f) != NULL) {
-                line[strcspn(line, "\n")] = '\0';
+        if ((size_t)len == sizeof(text) - 1)
+                return -EIO; /* (cgroup paths of 8 KiB: refused, not cut) */
+        text[len] = '\0';
+        char *save = NULL;
+        for (char *line = strtok_r(text, "\n", &save); line != NULL; line = strtok_r(NULL, "\n", &save)) {
                 char *a = strchr(line, ':'), *b = a != NULL ? strchr(a + 1, ':') : NULL;
                 if (b == NULL)
                         continue;
