@@ -14,6 +14,7 @@ setup() {
 teardown() {
         fakefs_teardown
         rm -rf "$TMP"
+        [ -z "${CG:-}" ] || rmdir "$CG"/* "$CG" 2>/dev/null || true
 }
 
 GPU0=sys/devices/pci0000:00/0000:05:00.0
@@ -233,6 +234,26 @@ count() { "$FAKEFS_CTK" --root "$FAKEFS_MNT" gpu list --json | grep -c '"index"'
         [ "$(count)" -eq 9 ]
         echo QPX >"$FAKEFS_MNT/sys/devices/pci0000:00/0000:27:00.0/current_compute_partition"
         [ "$(count)" -eq 11 ]
+}
+
+@test "KFD reads follow the reader's device cgroup at each open: moved, moved back, cgroup made again" {
+        local dev=/sys/fs/cgroup/devices
+        [ -w "$dev/cgroup.procs" ] || skip "no cgroup v1 devices hierarchy on this host"
+        fakefs_mount "$FAKEFS_PROFILES/seed-4xmi210.json"
+        CG=$dev/ctk-test-devcg-$$
+        mkdir "$CG" "$CG/open" "$CG/shut"
+        echo 'c 226:* rwm' >"$CG/shut/devices.deny"
+        # one process (its reads are the shell's own): the same pid in three cgroups
+        run sh -c '
+                f=$1 cg=$2 dev=$3
+                r() { if read -r line <"$f" 2>/dev/null; then echo "$1 read"; else echo "$1 refused"; fi; }
+                echo $$ >"$cg/open/cgroup.procs" && r open
+                echo $$ >"$cg/shut/cgroup.procs" && r shut
+                echo $$ >"$cg/open/cgroup.procs" && r open-again
+                rmdir "$cg/shut" && mkdir "$cg/shut" && echo $$ >"$cg/shut/cgroup.procs" && r shut-made-again
+                echo $$ >"$dev/cgroup.procs"' sh "$FAKEFS_MNT/sys/class/kfd/kfd/topology/nodes/4/properties" "$CG" "$dev"
+        [ "$status" -eq 0 ]
+        [ "$output" = "$(printf 'open read\nshut refused\nopen-again read\nshut-made-again read')" ]
 }
 
 @test "faults: eio on one KFD properties file gives one clear error line, no partial table" {

@@ -34,6 +34,17 @@ struct answer {
         uint64_t known, allowed; /* bit i: minor base + i was probed, allowed */
 };
 
+/* A reader's /proc/PID/cgroup, kept open: a tool opens thousands of KFD
+ * files, and a pread of the open file costs a quarter of an open, a read
+ * and a close.  The file answers for its process only: once that exits,
+ * reads fail with ESRCH, and a later process given the same pid gets a
+ * fresh open. */
+#define READERS 16
+struct reader {
+        pid_t pid;
+        int fd; /* -1: none */
+};
+
 struct fakefs_devcg {
         unsigned int major;
         char *v1; /* the devices hierarchy's mount point, or NULL */
@@ -41,6 +52,8 @@ struct fakefs_devcg {
         pthread_mutex_t lock;
         struct answer *v;
         size_t n, cap;
+        struct reader readers[READERS];
+        unsigned int next_reader; /* the slot a new reader takes */
 };
 
 /* The mount points of the cgroup2 file system and of the v1 devices
@@ -75,6 +88,8 @@ int fakefs_devcg_new(unsigned int major, struct fakefs_devcg **out, struct ctk_e
         if (c == NULL)
                 return ctk_error_set(err, ENOMEM, "out of memory");
         c->major = major;
+        for (size_t i = 0; i < READERS; i++)
+                c->readers[i].fd = -1;
         pthread_mutex_init(&c->lock, NULL);
         if (find_mounts(c, err) < 0) {
                 fakefs_devcg_free(c);
@@ -90,6 +105,9 @@ void fakefs_devcg_free(struct fakefs_devcg *c)
                 return;
         for (size_t i = 0; i < c->n; i++)
                 free(c->v[i].key);
+        for (size_t i = 0; i < READERS; i++)
+                if (c->readers[i].fd >= 0)
+                        close(c->readers[i].fd);
         free(c->v);
         free(c->v1);
         free(c->v2);
@@ -97,14 +115,36 @@ void fakefs_devcg_free(struct fakefs_devcg *c)
         free(c);
 }
 
-/* pid's devices (v1) and unified (v2) cgroup paths from /proc/PID/cgroup
- * (one open and read: this runs for every open of a GPU's KFD file). */
-static int reader_cgroups(const struct fakefs_devcg *c, pid_t pid, char **p1, char **p2)
+/* pid's /proc/PID/cgroup into text (size bytes at most), through its
+ * reader's open file: the length read, or -1. */
+static ssize_t cgroup_text(struct fakefs_devcg *c, pid_t pid, char *text, size_t size)
 {
-        char path[64], text[8192];
-        (void)snprintf(path, sizeof(path), "/proc/%ld/cgroup", (long)pid);
-        _cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC);
-        ssize_t len = fd >= 0 ? read(fd, text, sizeof(text) - 1) : -1;
+        pthread_mutex_lock(&c->lock);
+        struct reader *r = NULL;
+        for (size_t i = 0; i < READERS && r == NULL; i++)
+                if (c->readers[i].fd >= 0 && c->readers[i].pid == pid)
+                        r = &c->readers[i];
+        ssize_t len = r != NULL ? pread(r->fd, text, size, 0) : -1;
+        if (len < 0) { /* a new reader, or the process that had pid is gone */
+                if (r == NULL)
+                        r = &c->readers[c->next_reader++ % READERS];
+                if (r->fd >= 0)
+                        close(r->fd);
+                char path[64];
+                (void)snprintf(path, sizeof(path), "/proc/%ld/cgroup", (long)pid);
+                r->pid = pid;
+                r->fd = open(path, O_RDONLY | O_CLOEXEC);
+                len = r->fd >= 0 ? pread(r->fd, text, size, 0) : -1;
+        }
+        pthread_mutex_unlock(&c->lock);
+        return len;
+}
+
+/* pid's devices (v1) and unified (v2) cgroup paths from /proc/PID/cgroup. */
+static int reader_cgroups(struct fakefs_devcg *c, pid_t pid, char **p1, char **p2)
+{
+        char text[8192];
+        ssize_t len = cgroup_text(c, pid, text, sizeof(text) - 1);
         if (len < 0)
                 return -ESRCH;
         if ((size_t)len == sizeof(text) - 1)
