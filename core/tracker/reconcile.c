@@ -119,13 +119,13 @@ enum ctk_container_presence ctk_tracker_container_presence(const struct ctk_trac
 {
         if (c->runtime_root == NULL || !ctk_tracker_valid_container_id(c->id))
                 return CTK_CONTAINER_UNKNOWN;
+        /* The creator first: once it is gone, the runtime's create is over
+         * and its state is final.  (Looked at the other way round, runc can
+         * write state.json and exit between the two looks.) */
+        if (ctk_tracker_creator_running(c, proc_dir))
+                return CTK_CONTAINER_PRESENT; /* still being created */
         int r = runtime_state_exists(c->runtime_root, c->id);
-        if (r > 0)
-                return CTK_CONTAINER_PRESENT;
-        if (r < 0)
-                return CTK_CONTAINER_UNKNOWN;
-        return ctk_tracker_creator_running(c, proc_dir) ? CTK_CONTAINER_PRESENT /* still being created */
-                                                        : CTK_CONTAINER_GONE;
+        return r > 0 ? CTK_CONTAINER_PRESENT : r < 0 ? CTK_CONTAINER_UNKNOWN : CTK_CONTAINER_GONE;
 }
 
 static bool interesting(const struct ctk_tracker_container *c, const bool *interest)

@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <fcntl.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -20,6 +21,22 @@ struct fx {
         char *root; /* fake runc --root */
         struct ctk_tracker_state st;
 };
+
+/* This program's stat() is the C library's, except that a stat of
+ * race_path first lets race_step() run once: the world changes right after
+ * the path was looked at. */
+static const char *race_path;
+static void (*race_step)(void);
+
+int stat(const char *restrict path, struct stat *restrict st)
+{
+        int r = fstatat(AT_FDCWD, path, st, 0);
+        if (race_path != NULL && strcmp(path, race_path) == 0) {
+                race_path = NULL;
+                race_step();
+        }
+        return r;
+}
 
 static int setup(void **state)
 {
@@ -184,6 +201,48 @@ static void test_creating_container_is_kept(void **state)
         assert_int_equal(ctk_tracker_state_count_holders(&f->st, 2), 0);
 }
 
+/* runc writes state.json and exits while the container is looked at: it
+ * exists all along, whichever of the two is looked at first. */
+static char *race_state;
+static pid_t race_creator;
+
+static void creator_finishes(void)
+{
+        assert_int_equal(fx_write(race_state, "{}"), 0);
+        kill(race_creator, SIGKILL);
+        waitpid(race_creator, NULL, 0);
+}
+
+static void test_creator_exiting_meanwhile_is_kept(void **state)
+{
+        struct fx *f = *state;
+        _cleanup_free_ char *d = scratch_path(f->root, "racing");
+        mkdir(d, 0700);
+        race_state = scratch_path(d, "state.json");
+        race_creator = fork();
+        if (race_creator == 0) {
+                pause();
+                _exit(0);
+        }
+        unsigned long long start;
+        assert_int_equal(ctk_proc_start_time("/proc", race_creator, &start), 0);
+        track(f, "racing", f->root, race_creator, start, 0);
+
+        /* Should the state file be looked at, it appears right after, as the
+         * creator exits. */
+        race_step = creator_finishes;
+        race_path = race_state;
+        assert_int_equal(ctk_tracker_reconcile(&f->st, "/proc", NULL), 0);
+        assert_non_null(ctk_tracker_state_find_container(&f->st, "racing"));
+        /* (The creator was looked at first, found running: it finishes now.) */
+        if (race_path != NULL)
+                creator_finishes();
+        race_path = NULL;
+        assert_int_equal(ctk_tracker_reconcile(&f->st, "/proc", NULL), 0);
+        assert_non_null(ctk_tracker_state_find_container(&f->st, "racing"));
+        free(race_state);
+}
+
 static void test_boot_id_change_drops_allocations(void **state)
 {
         struct fx *f = *state;
@@ -235,6 +294,7 @@ int main(void)
             cmocka_unit_test_setup_teardown(test_drops_containers_gone_from_runtime_root, setup, teardown),
             cmocka_unit_test_setup_teardown(test_missing_root_means_gone, setup, teardown),
             cmocka_unit_test_setup_teardown(test_creating_container_is_kept, setup, teardown),
+            cmocka_unit_test_setup_teardown(test_creator_exiting_meanwhile_is_kept, setup, teardown),
             cmocka_unit_test_setup_teardown(test_boot_id_change_drops_allocations, setup, teardown),
             cmocka_unit_test_setup_teardown(test_read_boot_id, setup, teardown),
         };
