@@ -210,6 +210,38 @@ count() { "$FAKEFS_CTK" --root "$FAKEFS_MNT" gpu list --json | grep -c '"index"'
         [ "$(cat "$FAKEFS_MNT/sys/class/kfd/kfd/topology/generation_id")" = "3" ]
 }
 
+@test "a file kept open reads what the host holds now: after a repartition, a fault rule, an unplug" {
+        fakefs_mount "$FAKEFS_PROFILES/mi300x-spx-x8.json"
+        # (pread: each read from offset 0 again, the second one from what the
+        # kernel kept of the first)
+        run python3 - "$FAKEFS_MNT" "$GPU0" <<'EOF_PY'
+import os, sys
+mnt, gpu = sys.argv[1:]
+def ctl(line):
+    with open(mnt + "/.fakefs/ctl", "w") as f:
+        f.write(line + "\n")
+def read(fd):
+    try:
+        return os.pread(fd, 4096, 0).decode().strip()
+    except OSError as e:
+        return e.strerror
+part = os.open(mnt + "/" + gpu + "/current_compute_partition", os.O_RDONLY)
+gen = os.open(mnt + "/sys/class/kfd/kfd/topology/generation_id", os.O_RDONLY)
+print(read(part), read(gen), read(part), read(gen))
+with open(mnt + "/" + gpu + "/current_compute_partition", "w") as f:
+    f.write("CPX\n")
+print(read(part), read(gen))
+ctl("eio /sys/class/kfd/kfd/topology/generation_id")
+print(read(gen))
+ctl("clear")
+print(read(gen))
+ctl("unplug 0000:05:00.0")
+print(read(part), read(gen))
+EOF_PY
+        [ "$status" -eq 0 ]
+        [ "$output" = "$(printf 'SPX 1 SPX 1\nCPX 2\nInput/output error\n2\nNo such file or directory 3')" ]
+}
+
 @test "repartition: an unsupported mode is refused with EINVAL and nothing changes" {
         fakefs_mount "$FAKEFS_PROFILES/mi300x-spx-x8.json"
         before=$("$FAKEFS_CTK" --root "$FAKEFS_MNT" gpu list --json)

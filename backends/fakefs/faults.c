@@ -228,6 +228,14 @@ bool ctk_fakefs_faults_hidden(struct ctk_fakefs_faults *f, const char *path)
         return hidden;
 }
 
+bool ctk_fakefs_faults_any(struct ctk_fakefs_faults *f)
+{
+        pthread_rwlock_rdlock(&f->lock);
+        bool any = f->n > 0;
+        pthread_rwlock_unlock(&f->lock);
+        return any;
+}
+
 uint64_t ctk_fakefs_faults_size(struct ctk_fakefs_faults *f, const char *path)
 {
         uint64_t size = 0;

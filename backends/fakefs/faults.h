@@ -50,6 +50,8 @@ char *ctk_fakefs_faults_list(struct ctk_fakefs_faults *f);
  * must a directory entry with this path be left out of a listing? */
 int ctk_fakefs_faults_check(struct ctk_fakefs_faults *f, const char *path, bool content, unsigned int *delay_ms);
 bool ctk_fakefs_faults_hidden(struct ctk_fakefs_faults *f, const char *path);
+/* Is any rule but unplug set? */
+bool ctk_fakefs_faults_any(struct ctk_fakefs_faults *f);
 
 /* The size a huge rule gives path's content, 0 when none matches. */
 uint64_t ctk_fakefs_faults_size(struct ctk_fakefs_faults *f, const char *path);

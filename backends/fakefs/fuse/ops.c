@@ -238,9 +238,8 @@ static int fakefs_open(const char *path, struct fuse_file_info *fi)
 {
         struct fakefs_handle *h;
         int rc;
-        fi->direct_io = 1;
-        fi->keep_cache = 0;
         if (fakefs_fuse_is_ctl(path)) {
+                fi->direct_io = 1;
                 if ((rc = new_handle(fi, &h)) < 0)
                         return rc;
                 h->ctl = true;
@@ -264,11 +263,36 @@ static int fakefs_open(const char *path, struct fuse_file_info *fi)
                 allowed = fakefs_devcg_allowed(dc, fuse_get_context()->pid, n->gate_minor, t->generation);
         if (allowed < 0)
                 refused = allowed == -ESRCH ? -ESRCH : -EIO;
+        bool cached = refused == 0 && allowed == 1 && !wants_write(fi) && !fakefs_fuse_changing() &&
+                      !ctk_fakefs_faults_any(fakefs_fuse_fs()->faults); /* (ops.h) */
         if ((rc = tree_handle(fi, t, n, refused)) < 0)
                 return rc;
         fi->noflush = !wants_write(fi); /* nothing to flush: one request less per close */
+        fi->direct_io = !cached;
+        fi->keep_cache = cached;
+        fakefs_fuse_handle(fi)->cached = cached;
         fakefs_fuse_handle(fi)->denied = allowed == 0;
         return 0;
+}
+
+/* What a cached handle reads now: its node if the host has not changed
+ * since its open, else the node at its path in the current tree, which
+ * the reader's cgroup must let it read (0, or a negative errno). */
+static int current_node(const char *path, const struct fakefs_handle *h, struct ctk_fakefs_tree **now,
+                        const struct ctk_fakefs_node **n)
+{
+        *now = ctk_fakefs_host_snapshot(fakefs_fuse_fs()->host);
+        if (*now == h->tree) {
+                *n = h->node;
+                return 0;
+        }
+        if (ctk_fakefs_tree_lookup(*now, path, false, n) < 0 || (*n)->type != CTK_NODE_FILE)
+                return -ENODEV; /* as sysfs reads an attribute of a device removed since its open */
+        struct fakefs_devcg *dc = fakefs_fuse_fs()->devcg;
+        int allowed = (*n)->gate_minor != 0 && dc != NULL
+                          ? fakefs_devcg_allowed(dc, fuse_get_context()->pid, (*n)->gate_minor, (*now)->generation)
+                          : 1;
+        return allowed == 1 ? 0 : allowed == 0 ? -EPERM : allowed == -ESRCH ? -ESRCH : -EIO;
 }
 
 static int fakefs_read(const char *path, char *buf, size_t size, off_t off, struct fuse_file_info *fi)
@@ -276,8 +300,15 @@ static int fakefs_read(const char *path, char *buf, size_t size, off_t off, stru
         struct fakefs_handle *h = fakefs_fuse_handle(fi);
         if (h->denied)
                 return -EPERM;
-        const char *data = h->ctl ? h->text : h->node->data;
-        size_t len = h->ctl ? h->len : h->node->len;
+        _cleanup_fakefs_tree_ struct ctk_fakefs_tree *now = NULL;
+        const struct ctk_fakefs_node *node = h->node;
+        if (h->cached) {
+                int rc = current_node(path, h, &now, &node);
+                if (rc < 0)
+                        return rc;
+        }
+        const char *data = h->ctl ? h->text : node->data;
+        size_t len = h->ctl ? h->len : node->len;
         if (!h->ctl) {
                 int rc = faults(path, true);
                 if (rc < 0)
@@ -314,14 +345,13 @@ static void *fakefs_init(struct fuse_conn_info *conn, struct fuse_config *cfg)
 {
         (void)conn;
         /* The kernel keeps names and attributes (a tool that walks the KFD
-         * topology of 63 partitions looks 100,000 names up) until a change:
-         * every write that changes the tree or the fault rules makes it
-         * forget them before it returns (ops_write.c).  Contents are never
-         * kept: every read is answered from the tree of its open. */
+         * topology of 63 partitions looks 100,000 names up), and the text
+         * of cached files (ops.h), until a change: every write that changes
+         * the tree or the fault rules makes it forget them before it
+         * returns (ops_write.c).  Each open says whether its file is cached. */
         cfg->entry_timeout = 86400;
         cfg->negative_timeout = 86400;
         cfg->attr_timeout = 86400;
-        cfg->direct_io = 1;
         cfg->kernel_cache = 0;
         return fuse_get_context()->private_data;
 }

@@ -30,11 +30,23 @@ struct fakefs_fs {
 extern const struct fuse_operations fakefs_fuse_ops;
 
 /* What an open file or directory holds: a snapshot of the tree (so reads
- * of one open file are consistent) or the control file's text. */
+ * of one open file are consistent) or the control file's text.
+ *
+ * A file opened to be read by a reader its GPU's cgroup rule lets read it,
+ * while no fault rule is set and no change is being made, is `cached`: the
+ * kernel keeps its text from one open to the next (a tool that opens
+ * 25,000 files twice asks 2 things of the server per open, not 5), and
+ * forgets it at every change before the change's write returns
+ * (ops_write.c).  No open during a change is cached, so a reader that saw
+ * the change (a new generation_id) never gets the text of before it.  Its
+ * reads answer from the current tree (as sysfs makes an attribute's text
+ * at the read): after a change, what the kernel reads again is never the
+ * old text; a file the change removed reads ENODEV. */
 struct fakefs_handle {
         struct ctk_fakefs_tree *tree;
         const struct ctk_fakefs_node *node;
         bool ctl;
+        bool cached;
         bool denied; /* the reader's device cgroup denies the GPU: reads fail with EPERM */
         char *text;  /* ctl contents at open */
         size_t len;
@@ -55,6 +67,8 @@ bool fakefs_fuse_is_ctl(const char *path);
 /* Looks path up in a new snapshot (kept in *tree on success); 0 or a negative errno. */
 int fakefs_fuse_lookup(const char *path, struct ctk_fakefs_tree **tree, const struct ctk_fakefs_node **n);
 
+/* Is a change being made (ops.h's cached handles are not given out then)? */
+bool fakefs_fuse_changing(void);
 /* write: a partition file's new mode, or the control file's rules. */
 int fakefs_fuse_write(const char *path, const char *buf, size_t size, off_t off, struct fuse_file_info *fi);
 /* truncate: accepted (and ignored) on the files that take writes. */
