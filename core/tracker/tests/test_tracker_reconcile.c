@@ -79,6 +79,21 @@ static void track(struct fx *f, const char *id, const char *root, pid_t pid, uns
         assert_int_equal(ctk_tracker_state_alloc(&f->st, &who, &gpu, 1, &changed, NULL), 0);
 }
 
+/* Tracks container id on gpu, created by a new child process that waits
+ * (to be killed); returns the child's pid. */
+static pid_t track_child(struct fx *f, const char *id, size_t gpu)
+{
+        pid_t child = fork();
+        if (child == 0) {
+                pause();
+                _exit(0);
+        }
+        unsigned long long start;
+        assert_int_equal(ctk_proc_start_time("/proc", child, &start), 0);
+        track(f, id, f->root, child, start, gpu);
+        return child;
+}
+
 static pid_t dead_pid(void)
 {
         pid_t p = fork();
@@ -180,14 +195,7 @@ static void test_creating_container_is_kept(void **state)
         assert_int_equal(ctk_proc_start_time("/proc", getpid(), &start), 0);
         track(f, "creating", f->root, getpid(), start, 0);
         track(f, "reused-pid", f->root, getpid(), start + 1, 1);
-        pid_t child = fork();
-        if (child == 0) {
-                pause();
-                _exit(0);
-        }
-        unsigned long long cstart;
-        assert_int_equal(ctk_proc_start_time("/proc", child, &cstart), 0);
-        track(f, "child", f->root, child, cstart, 2);
+        pid_t child = track_child(f, "child", 2);
 
         assert_int_equal(ctk_tracker_reconcile(&f->st, "/proc", NULL), 1);
         assert_non_null(ctk_tracker_state_find_container(&f->st, "creating"));
@@ -219,14 +227,7 @@ static void test_creator_exiting_meanwhile_is_kept(void **state)
         _cleanup_free_ char *d = scratch_path(f->root, "racing");
         mkdir(d, 0700);
         race_state = scratch_path(d, "state.json");
-        race_creator = fork();
-        if (race_creator == 0) {
-                pause();
-                _exit(0);
-        }
-        unsigned long long start;
-        assert_int_equal(ctk_proc_start_time("/proc", race_creator, &start), 0);
-        track(f, "racing", f->root, race_creator, start, 0);
+        race_creator = track_child(f, "racing", 0);
 
         /* Should the state file be looked at, it appears right after, as the
          * creator exits. */
