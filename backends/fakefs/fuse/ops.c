@@ -234,6 +234,18 @@ static bool wants_write(const struct fuse_file_info *fi)
         return (fi->flags & O_ACCMODE) != O_RDONLY;
 }
 
+/* May the requesting process read node n of tree t (its GPU's KFD files
+ * need the GPU's render node): 1 yes, 0 no, -ESRCH (the reader is gone)
+ * or -EIO (it cannot be told). */
+static int may_read(const struct ctk_fakefs_node *n, const struct ctk_fakefs_tree *t)
+{
+        struct fakefs_devcg *dc = fakefs_fuse_fs()->devcg;
+        if (n->gate_minor == 0 || dc == NULL)
+                return 1;
+        int allowed = fakefs_devcg_allowed(dc, fuse_get_context()->pid, n->gate_minor, t->generation);
+        return allowed >= 0 || allowed == -ESRCH ? allowed : -EIO;
+}
+
 static int fakefs_open(const char *path, struct fuse_file_info *fi)
 {
         struct fakefs_handle *h;
@@ -257,12 +269,9 @@ static int fakefs_open(const char *path, struct fuse_file_info *fi)
                       : wants_write(fi) && n->write_kind == CTK_FAKEFS_WRITE_NONE ? -EACCES
                                                                                   : 0;
         /* like amdkfd: the open succeeds, reads of a denied GPU's files fail */
-        int allowed = 1;
-        struct fakefs_devcg *dc = fakefs_fuse_fs()->devcg;
-        if (refused == 0 && n->gate_minor != 0 && dc != NULL)
-                allowed = fakefs_devcg_allowed(dc, fuse_get_context()->pid, n->gate_minor, t->generation);
+        int allowed = refused == 0 ? may_read(n, t) : 1;
         if (allowed < 0)
-                refused = allowed == -ESRCH ? -ESRCH : -EIO;
+                refused = allowed;
         bool cached = refused == 0 && allowed == 1 && !wants_write(fi) && !fakefs_fuse_changing() &&
                       !ctk_fakefs_faults_any(fakefs_fuse_fs()->faults); /* (ops.h) */
         if ((rc = tree_handle(fi, t, n, refused)) < 0)
@@ -288,11 +297,8 @@ static int current_node(const char *path, const struct fakefs_handle *h, struct 
         }
         if (ctk_fakefs_tree_lookup(*now, path, false, n) < 0 || (*n)->type != CTK_NODE_FILE)
                 return -ENODEV; /* as sysfs reads an attribute of a device removed since its open */
-        struct fakefs_devcg *dc = fakefs_fuse_fs()->devcg;
-        int allowed = (*n)->gate_minor != 0 && dc != NULL
-                          ? fakefs_devcg_allowed(dc, fuse_get_context()->pid, (*n)->gate_minor, (*now)->generation)
-                          : 1;
-        return allowed == 1 ? 0 : allowed == 0 ? -EPERM : allowed == -ESRCH ? -ESRCH : -EIO;
+        int allowed = may_read(*n, *now);
+        return allowed == 1 ? 0 : allowed == 0 ? -EPERM : allowed;
 }
 
 static int fakefs_read(const char *path, char *buf, size_t size, off_t off, struct fuse_file_info *fi)
